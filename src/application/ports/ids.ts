@@ -1,0 +1,4 @@
+export interface IdGenerator {
+  /** A new UUID. */
+  newId(): string;
+}

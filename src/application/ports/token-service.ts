@@ -1,0 +1,14 @@
+export interface TokenClaims {
+  readonly tenantId: string;
+  readonly userId: string;
+  readonly email: string;
+  readonly role: string;
+}
+
+export interface TokenService {
+  /** The lifetime as the contract writes it in responses (`24h`). */
+  readonly expiresIn: string;
+  issue(claims: TokenClaims): string;
+  /** The claims of a valid, unexpired token; null for anything else (never a throw). */
+  verify(token: string): TokenClaims | null;
+}

@@ -1,0 +1,73 @@
+/**
+ * Every broken rule has its own error class with a stable code. The domain knows nothing of HTTP:
+ * the HTTP adapter's error mapper turns codes into statuses and the exact messages of the contract.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly code: string;
+}
+
+export class EmailAlreadyRegistered extends DomainError {
+  readonly code = 'EMAIL_ALREADY_REGISTERED';
+  constructor() { super('Email already registered'); }
+}
+
+export class InvalidInviteToken extends DomainError {
+  readonly code = 'INVALID_INVITE_TOKEN';
+  constructor() { super('Invalid invite token'); }
+}
+
+export class InviteAlreadyAccepted extends DomainError {
+  readonly code = 'INVITE_ALREADY_ACCEPTED';
+  constructor() { super('Invite already accepted'); }
+}
+
+export class InviteExpired extends DomainError {
+  readonly code = 'INVITE_EXPIRED';
+  constructor() { super('Invite expired'); }
+}
+
+export class TenantNameRequired extends DomainError {
+  readonly code = 'TENANT_NAME_REQUIRED';
+  constructor() { super('tenant_name is required for new signups'); }
+}
+
+export class InvalidCredentials extends DomainError {
+  readonly code = 'INVALID_CREDENTIALS';
+  constructor() { super('Invalid credentials'); }
+}
+
+export class InvalidApiKeyFormat extends DomainError {
+  readonly code = 'INVALID_API_KEY_FORMAT';
+  constructor() { super('Invalid API key format'); }
+}
+
+export class InvalidApiKey extends DomainError {
+  readonly code = 'INVALID_API_KEY';
+  constructor() { super('Invalid API key'); }
+}
+
+export class InvalidToken extends DomainError {
+  readonly code = 'INVALID_TOKEN';
+  constructor() { super('Invalid or expired token'); }
+}
+
+export class MissingAuthentication extends DomainError {
+  readonly code = 'MISSING_AUTHENTICATION';
+  constructor() { super('Missing authentication'); }
+}
+
+export class InsufficientRole extends DomainError {
+  readonly code = 'INSUFFICIENT_ROLE';
+  constructor(readonly minimumRole: string) { super(`Requires ${minimumRole} role or higher`); }
+}
+
+export class InviteNotFound extends DomainError {
+  readonly code = 'INVITE_NOT_FOUND';
+  constructor() { super('Invite not found'); }
+}
+
+/** A value that breaks a domain invariant the HTTP boundary should already have caught. */
+export class InvalidInput extends DomainError {
+  readonly code = 'INVALID_INPUT';
+  constructor(readonly field: string, message: string) { super(message); }
+}
