@@ -1,0 +1,25 @@
+import type { ApiKey } from '../../../domain/api-key';
+import type { Invite } from '../../../domain/invite';
+import type { Tenant } from '../../../domain/tenant';
+import type { User } from '../../../domain/user';
+
+/** Records are immutable values, so copying the maps is a full snapshot of the database. */
+export interface MemoryState {
+  readonly tenants: Map<string, Tenant>;
+  readonly users: Map<string, User>;
+  readonly apiKeys: Map<string, ApiKey>;
+  readonly invites: Map<string, Invite>;
+}
+
+export function emptyState(): MemoryState {
+  return { tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map() };
+}
+
+export function snapshot(state: MemoryState): MemoryState {
+  return {
+    tenants: new Map(state.tenants),
+    users: new Map(state.users),
+    apiKeys: new Map(state.apiKeys),
+    invites: new Map(state.invites),
+  };
+}

@@ -1,0 +1,48 @@
+import type { Repositories } from '../../../application/ports/repositories';
+import type { UnitOfWork } from '../../../application/ports/unit-of-work';
+import type { Storage } from '../storage';
+import { memoryRepositories } from './memory-repositories';
+import { emptyState, type MemoryState, snapshot } from './memory-state';
+
+/**
+ * An in-process backend that keeps the unit of work's promise: each run works on a draft copy that
+ * replaces the committed state only when the work succeeds. Runs are serialised, and so is every
+ * single call made outside a run, so a commit can never overwrite a write it did not see.
+ */
+class MemoryUnitOfWork implements UnitOfWork {
+  private committed: MemoryState = emptyState();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    const result = this.queue.then(async () => {
+      const draft = snapshot(this.committed);
+      const value = await work(memoryRepositories(draft));
+      this.committed = draft;
+      return value;
+    });
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+}
+
+type MethodTable = Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>;
+
+/** Every repository method, each call run as its own one-statement unit of work. */
+function autoCommitting(unitOfWork: UnitOfWork): Repositories {
+  const shape = memoryRepositories(emptyState()) as unknown as MethodTable;
+  const wrapped: MethodTable = {};
+  for (const [name, repo] of Object.entries(shape)) {
+    wrapped[name] = Object.fromEntries(
+      Object.keys(repo).map((method) => [
+        method,
+        (...args: unknown[]) => unitOfWork.run((repos) => (repos as unknown as MethodTable)[name]![method]!(...args)),
+      ]),
+    );
+  }
+  return wrapped as unknown as Repositories;
+}
+
+export function createMemoryStorage(): Storage {
+  const unitOfWork = new MemoryUnitOfWork();
+  return { repos: autoCommitting(unitOfWork), unitOfWork, close: async () => undefined };
+}

@@ -1,0 +1,47 @@
+import type { Clock } from '../../src/application/ports/clock';
+import type { UseCases } from '../../src/application/use-cases';
+import { JwtTokenService } from '../../src/adapters/crypto/jwt-token-service';
+import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
+import { RandomUuidGenerator } from '../../src/adapters/crypto/random-uuid-generator';
+import { ScryptPasswordHasher } from '../../src/adapters/crypto/scrypt-password-hasher';
+import { createMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
+import type { Storage } from '../../src/adapters/persistence/storage';
+import { SystemClock } from '../../src/adapters/time/system-clock';
+import { buildUseCases, type Services } from '../../src/bootstrap/wire';
+
+/** Real scrypt with a small cost: the same code path as production, fast enough for hundreds of tests. */
+export const FAST_SCRYPT = { N: 1024, r: 8, p: 1 } as const;
+export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-bytes-long';
+
+export interface TestUseCasesOptions {
+  readonly storage?: Storage;
+  readonly clock?: Clock;
+  readonly inviteTtlSeconds?: number;
+}
+
+export interface TestUseCases {
+  readonly useCases: UseCases;
+  readonly storage: Storage;
+  readonly services: Services;
+}
+
+/** The real wiring (buildUseCases) over memory storage unless another backend is given. */
+export async function buildTestUseCases(options: TestUseCasesOptions = {}): Promise<TestUseCases> {
+  const storage = options.storage ?? createMemoryStorage();
+  const services: Services = {
+    hasher: new ScryptPasswordHasher(FAST_SCRYPT),
+    tokens: new JwtTokenService(TEST_JWT_SECRET),
+    ids: new RandomUuidGenerator(),
+    secrets: new NodeSecrets(),
+    clock: options.clock ?? new SystemClock(),
+  };
+  const useCases = await buildUseCases(storage, services, { inviteTtlSeconds: options.inviteTtlSeconds ?? 604_800 });
+  return { useCases, storage, services };
+}
+
+let counter = 0;
+/** A fresh address per call, so tests never collide on the global e-mail index. */
+export function uniqueEmail(label = 'user'): string {
+  counter += 1;
+  return `${label}-${process.pid}-${Date.now()}-${counter}@example.com`;
+}
