@@ -1,0 +1,35 @@
+# The two commands a newcomer needs: `make run` and `make test`. Both install what is missing first.
+.PHONY: install build run migrate typecheck lint test clean
+
+NPM ?= npm
+JEST_ARGS ?=
+
+# npm ci only when the lock file changed since the last install.
+node_modules/.install-stamp: package-lock.json
+	$(NPM) ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.install-stamp
+
+build: install
+	$(NPM) run build
+
+# Starts the service; without DATABASE_URL it runs on the embedded database in PGLITE_DIR (.data/pglite).
+run: build
+	$(NPM) start
+
+migrate: build
+	$(NPM) run migrate
+
+typecheck: install
+	$(NPM) run typecheck
+
+lint: install
+	$(NPM) run lint
+
+# Type check, layering rule, then every test. Postgres tests run when DATABASE_URL is set.
+test: typecheck lint
+	$(NPM) test -- $(JEST_ARGS)
+
+clean:
+	rm -rf dist coverage
