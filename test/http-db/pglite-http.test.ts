@@ -1,0 +1,4 @@
+import { databaseApp } from '../support/database-app';
+import { describeFullFlow } from './full-flow';
+
+describeFullFlow('PGlite', () => databaseApp('pglite'));
