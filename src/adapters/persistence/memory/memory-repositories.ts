@@ -71,11 +71,10 @@ export function memoryRepositories(state: MemoryState): Repositories {
         return true;
       },
       async listPending(tenantId, now) {
-        // Map order is insertion order: reversing it breaks created_at ties newest first, as Postgres's id order would not.
+        // Ties on created_at are broken by id, descending, exactly as the SQL adapter's ORDER BY does.
         return [...state.invites.values()]
           .filter((i) => i.tenantId === tenantId && i.acceptedAt === null && i.expiresAt.getTime() > now.getTime())
-          .reverse()
-          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
       },
       async deleteUnaccepted(tenantId, inviteId) {
         const invite = state.invites.get(inviteId);

@@ -1,0 +1,91 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { InviteRepository } from '../../../application/ports/repositories';
+import { isUuid } from '../../../domain/ids';
+import type { Invite } from '../../../domain/invite';
+import type { DB, TenantInvitesTable } from './schema';
+import { storedInvitableRole } from './stored-roles';
+
+export class KyselyInviteRepository implements InviteRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async create(invite: Invite): Promise<void> {
+    await this.db
+      .insertInto('tenant_invites')
+      .values({
+        id: invite.id,
+        tenant_id: invite.tenantId,
+        email: invite.email,
+        role: invite.role,
+        token: invite.token,
+        invited_by: invite.invitedBy,
+        expires_at: invite.expiresAt,
+        accepted_at: invite.acceptedAt,
+        created_at: invite.createdAt,
+      })
+      .execute();
+  }
+
+  async findByToken(token: string): Promise<Invite | null> {
+    const row = await this.db.selectFrom('tenant_invites').selectAll().where('token', '=', token).executeTakeFirst();
+    return row ? toInvite(row) : null;
+  }
+
+  /**
+   * One conditional UPDATE: the row lock makes a concurrent second caller re-check the condition
+   * after the first commits and match nothing, so exactly one signup consumes the invite.
+   * RETURNING rather than the affected-row count, which the PGlite dialect leaves unset for 0 rows.
+   */
+  async markAccepted(inviteId: string, now: Date): Promise<boolean> {
+    if (!isUuid(inviteId)) return false;
+    const rows = await this.db
+      .updateTable('tenant_invites')
+      .set({ accepted_at: now })
+      .where('id', '=', inviteId)
+      .where('accepted_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('id')
+      .execute();
+    return rows.length > 0;
+  }
+
+  async listPending(tenantId: string, now: Date): Promise<Invite[]> {
+    if (!isUuid(tenantId)) return [];
+    const rows = await this.db
+      .selectFrom('tenant_invites')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('accepted_at', 'is', null)
+      .where('expires_at', '>', now)
+      // The id breaks ties so invites created in the same instant keep a stable order.
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(toInvite);
+  }
+
+  async deleteUnaccepted(tenantId: string, inviteId: string): Promise<boolean> {
+    if (!isUuid(tenantId) || !isUuid(inviteId)) return false;
+    const rows = await this.db
+      .deleteFrom('tenant_invites')
+      .where('id', '=', inviteId)
+      .where('tenant_id', '=', tenantId)
+      .where('accepted_at', 'is', null)
+      .returning('id')
+      .execute();
+    return rows.length > 0;
+  }
+}
+
+function toInvite(row: Selectable<TenantInvitesTable>): Invite {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    email: row.email,
+    role: storedInvitableRole(row.role),
+    token: row.token,
+    invitedBy: row.invited_by,
+    expiresAt: row.expires_at,
+    acceptedAt: row.accepted_at,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,14 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as initial from './0001-initial';
+
+/**
+ * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
+ * same list works from compiled dist/ and under ts-jest. The Migrator applies them in key order.
+ */
+export const migrations: Readonly<Record<string, Migration>> = {
+  '0001-initial': initial,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => ({ ...migrations }),
+};

@@ -1,0 +1,51 @@
+/**
+ * The tables as Kysely sees them, in the spec's snake_case names. Columns with a database default
+ * (created_at, revoked, role) are still required on insert: the domain objects carry those values,
+ * created_at from the application's clock, and the repositories always write them.
+ */
+export interface DB {
+  tenants: TenantsTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  tenant_invites: TenantInvitesTable;
+}
+
+export interface TenantsTable {
+  id: string;
+  name: string;
+  slug: string;
+  created_at: Date;
+}
+
+export interface UsersTable {
+  id: string;
+  tenant_id: string;
+  email: string;
+  password_hash: string;
+  /** Checked by the database against the four roles, so a read can trust it. */
+  role: string;
+  created_at: Date;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  key_prefix: string;
+  key_hash: string;
+  revoked: boolean;
+  created_at: Date;
+}
+
+export interface TenantInvitesTable {
+  id: string;
+  tenant_id: string;
+  email: string;
+  /** Checked by the database against the three invitable roles. */
+  role: string;
+  token: string;
+  invited_by: string;
+  expires_at: Date;
+  accepted_at: Date | null;
+  created_at: Date;
+}

@@ -1,0 +1,27 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { TenantRepository } from '../../../application/ports/repositories';
+import { isUuid } from '../../../domain/ids';
+import type { Tenant } from '../../../domain/tenant';
+import type { DB, TenantsTable } from './schema';
+
+export class KyselyTenantRepository implements TenantRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async create(tenant: Tenant): Promise<void> {
+    await this.db
+      .insertInto('tenants')
+      .values({ id: tenant.id, name: tenant.name, slug: tenant.slug, created_at: tenant.createdAt })
+      .execute();
+  }
+
+  async findById(id: string): Promise<Tenant | null> {
+    // A uuid column rejects other strings with an error; no such id can exist, so answer "none".
+    if (!isUuid(id)) return null;
+    const row = await this.db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toTenant(row) : null;
+  }
+}
+
+function toTenant(row: Selectable<TenantsTable>): Tenant {
+  return { id: row.id, name: row.name, slug: row.slug, createdAt: row.created_at };
+}

@@ -1,0 +1,70 @@
+import { EmailAlreadyRegistered, InviteAlreadyAccepted } from '../../../src/domain/errors';
+import { aTenant, aUser, anInvite, seedTenant, uniqueEmail, type StorageGetter } from '../storage-fixtures';
+
+const PARALLEL_RUNS = 10;
+
+function fulfilled<T>(results: PromiseSettledResult<T>[]): T[] {
+  return results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+}
+
+function rejections<T>(results: PromiseSettledResult<T>[]): unknown[] {
+  return results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+}
+
+/** Needs real parallel connections; the storage must allow at least PARALLEL_RUNS of them. */
+export function describeConcurrencyCases(storage: StorageGetter): void {
+  describe('concurrent runs', () => {
+    test('parallel signups with one e-mail: exactly one wins, the others get EmailAlreadyRegistered', async () => {
+      const { repos, unitOfWork } = storage();
+      const email = uniqueEmail();
+      const tenants = Array.from({ length: PARALLEL_RUNS }, () => aTenant());
+
+      const results = await Promise.allSettled(
+        tenants.map((tenant) =>
+          unitOfWork.run(async (tx) => {
+            await tx.tenants.create(tenant);
+            await tx.users.create(aUser(tenant.id, { email, role: 'owner' }));
+            return tenant.id;
+          }),
+        ),
+      );
+
+      const winners = fulfilled(results);
+      expect(winners).toHaveLength(1);
+      const losses = rejections(results);
+      expect(losses).toHaveLength(PARALLEL_RUNS - 1);
+      for (const reason of losses) expect(reason).toBeInstanceOf(EmailAlreadyRegistered);
+      expect((await repos.users.findByEmail(email))?.tenantId).toBe(winners[0]);
+      const kept = await Promise.all(tenants.map((tenant) => repos.tenants.findById(tenant.id)));
+      expect(kept.filter((tenant) => tenant !== null).map((tenant) => tenant.id)).toEqual(winners);
+    });
+
+    test('parallel signups on one invite: exactly one consumes it and keeps its user', async () => {
+      const { repos, unitOfWork } = storage();
+      const { tenant, user: inviter } = await seedTenant(repos, 'admin');
+      const invite = anInvite(tenant.id, inviter.id);
+      await repos.invites.create(invite);
+      const joiners = Array.from({ length: PARALLEL_RUNS }, () => aUser(tenant.id, { role: invite.role }));
+      const now = new Date();
+
+      const results = await Promise.allSettled(
+        joiners.map((joiner) =>
+          unitOfWork.run(async (tx) => {
+            const consumed = await tx.invites.markAccepted(invite.id, now);
+            // As the signup use-case does: a lost race must undo the whole run.
+            if (!consumed) throw new InviteAlreadyAccepted();
+            await tx.users.create(joiner);
+            return joiner.id;
+          }),
+        ),
+      );
+
+      const winners = fulfilled(results);
+      expect(winners).toHaveLength(1);
+      for (const reason of rejections(results)) expect(reason).toBeInstanceOf(InviteAlreadyAccepted);
+      const kept = await Promise.all(joiners.map((joiner) => repos.users.findById(tenant.id, joiner.id)));
+      expect(kept.filter((user) => user !== null).map((user) => user.id)).toEqual(winners);
+      expect((await repos.invites.findByToken(invite.token))?.acceptedAt).toEqual(now);
+    });
+  });
+}
