@@ -1,0 +1,81 @@
+import { STATUS_CODES } from 'node:http';
+import type { ErrorRequestHandler } from 'express';
+import { DomainError } from '../../domain/errors';
+import { HttpError, type FieldError } from './http-error';
+
+export interface ErrorResponse {
+  readonly status: number;
+  readonly body: { readonly error: string; readonly details?: readonly FieldError[] };
+}
+
+/** The contract's status for every domain rule; the message is the error's own (part 7). */
+const DOMAIN_STATUS: Readonly<Record<string, number>> = {
+  EMAIL_ALREADY_REGISTERED: 409,
+  INVALID_INVITE_TOKEN: 400,
+  INVITE_ALREADY_ACCEPTED: 400,
+  INVITE_EXPIRED: 400,
+  TENANT_NAME_REQUIRED: 400,
+  INVALID_INPUT: 400,
+  INVALID_CREDENTIALS: 401,
+  INVALID_API_KEY_FORMAT: 401,
+  INVALID_API_KEY: 401,
+  INVALID_TOKEN: 401,
+  MISSING_AUTHENTICATION: 401,
+  INSUFFICIENT_ROLE: 403,
+  INVITE_NOT_FOUND: 404,
+};
+
+/**
+ * body-parser reports through http-errors with a `type`; the ones a client can cause get our own
+ * wording, so no parser internals (or the JSON.parse position text) reach the response.
+ */
+const BODY_PARSER_ERRORS: Readonly<Record<string, { status: number; error: string }>> = {
+  'entity.parse.failed': { status: 400, error: 'Malformed JSON body' },
+  'entity.too.large': { status: 413, error: 'Request body too large' },
+  'charset.unsupported': { status: 415, error: 'Unsupported charset: use UTF-8' },
+  'encoding.unsupported': { status: 415, error: 'Unsupported content encoding' },
+  'request.size.invalid': { status: 400, error: 'Request body length does not match Content-Length' },
+  'request.aborted': { status: 400, error: 'Request aborted' },
+};
+
+const INTERNAL: ErrorResponse = { status: 500, body: { error: 'Internal server error' } };
+
+function propertyOf(err: unknown, name: string): unknown {
+  return typeof err === 'object' && err !== null ? (err as Record<string, unknown>)[name] : undefined;
+}
+
+/** Null when the error is not one we can explain to the client: the caller logs it and answers 500. */
+export function describeError(err: unknown): ErrorResponse | null {
+  if (err instanceof HttpError) {
+    return { status: err.status, body: err.details ? { error: err.message, details: err.details } : { error: err.message } };
+  }
+  if (err instanceof DomainError) {
+    const status = DOMAIN_STATUS[err.code];
+    return status === undefined ? null : { status, body: { error: err.message } };
+  }
+  const type = propertyOf(err, 'type');
+  const fromParser = typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
+  if (fromParser) return { status: fromParser.status, body: { error: fromParser.error } };
+  // Other client errors raised inside Express itself (a path param with broken percent-encoding is a
+  // 400 URIError): answered with the status's own phrase, since their messages are not for clients.
+  const status = propertyOf(err, 'status');
+  if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500) {
+    return { status, body: { error: STATUS_CODES[status] ?? 'Bad request' } };
+  }
+  return null;
+}
+
+/** The one place that turns errors into responses; anything unexplained is logged, never echoed. */
+export function errorMapper(log: (err: unknown) => void): ErrorRequestHandler {
+  return (err, _req, res, next) => {
+    if (res.headersSent) {
+      log(err);
+      next(err); // too late to answer: Express's default handler closes the connection
+      return;
+    }
+    const described = describeError(err);
+    if (!described) log(err);
+    const { status, body } = described ?? INTERNAL;
+    res.status(status).json(body);
+  };
+}

@@ -1,0 +1,27 @@
+/** Keys that make class-transformer (or any naive copy) replace an object's prototype. */
+const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Our bodies are flat; the bound only has to stop class-transformer, which copies nested values
+ * recursively, from overflowing the stack on `[[[[...]]]]` (a 100 kB body can nest 50,000 deep).
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Why a parsed JSON value must not reach class-transformer, or null when it may. JSON.parse creates
+ * `__proto__` as a plain own property, so the danger only starts when the value is copied; we look
+ * before that. Iterative, so that the check itself cannot overflow the stack.
+ */
+export function unsafeJsonReason(value: unknown): string | null {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  while (pending.length > 0) {
+    const { value: current, depth } = pending.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth >= MAX_JSON_DEPTH) return 'Request body is nested too deeply';
+    for (const key of Object.keys(current)) {
+      if (UNSAFE_KEYS.has(key)) return `Request body must not contain the key ${key}`;
+      pending.push({ value: (current as Record<string, unknown>)[key], depth: depth + 1 });
+    }
+  }
+  return null;
+}

@@ -1,0 +1,16 @@
+import type { Response } from 'express';
+import type { Principal } from '../../domain/principal';
+
+// res.locals is per request and untyped; these two functions are the only way in and out of it.
+const KEY = 'principal';
+
+export function setPrincipal(res: Response, principal: Principal): void {
+  res.locals[KEY] = principal;
+}
+
+/** The authenticated caller. Throws (a 500) if a route outside the protected group asks: a wiring bug. */
+export function principalOf(res: Response): Principal {
+  const principal = res.locals[KEY] as Principal | undefined;
+  if (!principal) throw new Error('No principal on this request: the route is not behind authenticate');
+  return principal;
+}
