@@ -1,4 +1,5 @@
 import { cleanEnv, makeValidator, port, str, url } from 'envalid';
+import proxyAddr from 'proxy-addr';
 
 export interface Config {
   readonly port: number;
@@ -8,6 +9,14 @@ export interface Config {
   readonly pgliteDir: string;
   /** Undefined only outside production: main then makes a random one for this process. */
   readonly jwtSecret: string | undefined;
+  /** The secret being rotated out: still accepted when verifying tokens, never used to sign. */
+  readonly jwtSecretPrevious: string | undefined;
+  /** Rate-limit counters (and other cross-instance state) live here when set; in-process otherwise. */
+  readonly redisUrl: string | undefined;
+  /** Express's `trust proxy`: a hop count or a list of addresses/subnets; false trusts no proxy. */
+  readonly trustProxy: number | string[] | false;
+  /** Failed logins allowed per account (normalised e-mail) within the window, whatever the address. */
+  readonly loginFailures: { readonly limit: number; readonly windowSeconds: number };
   readonly corsOrigin: string;
   readonly rateLimits: { readonly global: number; readonly login: number; readonly signup: number };
   readonly inviteTtlSeconds: number;
@@ -20,6 +29,23 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   }
 }
+
+/** Production secrets must carry at least 256 bits for HS256. */
+export const MIN_PRODUCTION_SECRET_BYTES = 32;
+
+/**
+ * A hop count, or a comma-separated list of addresses, subnets or proxy-addr's names (loopback,
+ * linklocal, uniquelocal). Never `true`: trusting every hop lets any client forge its address.
+ */
+const trustProxySetting = makeValidator<number | string[] | false>((input) => {
+  const value = input.trim();
+  if (value === '' || value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === 'true') throw new Error('must be a hop count or a list of subnets; "true" would trust forged addresses');
+  const list = value.split(',').map((part) => part.trim()).filter(Boolean);
+  proxyAddr.compile(list); // throws, naming the bad entry
+  return list;
+});
 
 const positiveInt = makeValidator<number>((input) => {
   if (!/^\d+$/.test(input.trim()) || Number(input) < 1 || !Number.isSafeInteger(Number(input))) {
@@ -38,6 +64,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     DATABASE_URL: url({ default: undefined }),
     PGLITE_DIR: str({ default: '.data/pglite' }),
     JWT_SECRET: str({ default: undefined }),
+    JWT_SECRET_PREVIOUS: str({ default: undefined }),
+    REDIS_URL: url({ default: undefined }),
+    TRUST_PROXY: trustProxySetting({ default: false }),
+    LOGIN_FAILURE_LIMIT: positiveInt({ default: 10 }),
+    LOGIN_FAILURE_WINDOW_SECONDS: positiveInt({ default: 900 }),
     CORS_ORIGIN: url({ default: 'http://localhost:5173' }),
     RATE_LIMIT_GLOBAL: positiveInt({ default: 100 }),
     RATE_LIMIT_LOGIN: positiveInt({ default: 5 }),
@@ -52,8 +83,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
   });
 
-  if (cleaned.NODE_ENV === 'production' && !cleaned.JWT_SECRET) {
-    problems.push('JWT_SECRET: is required in production');
+  if (cleaned.NODE_ENV === 'production') {
+    for (const name of ['JWT_SECRET', 'JWT_SECRET_PREVIOUS'] as const) {
+      const secret = cleaned[name];
+      if (name === 'JWT_SECRET' && !secret) problems.push('JWT_SECRET: is required in production');
+      else if (secret && Buffer.byteLength(secret, 'utf8') < MIN_PRODUCTION_SECRET_BYTES) {
+        problems.push(`${name}: must be at least ${MIN_PRODUCTION_SECRET_BYTES} bytes in production`);
+      }
+    }
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -63,6 +100,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: cleaned.DATABASE_URL,
     pgliteDir: cleaned.PGLITE_DIR,
     jwtSecret: cleaned.JWT_SECRET,
+    jwtSecretPrevious: cleaned.JWT_SECRET_PREVIOUS,
+    redisUrl: cleaned.REDIS_URL,
+    trustProxy: cleaned.TRUST_PROXY,
+    loginFailures: { limit: cleaned.LOGIN_FAILURE_LIMIT, windowSeconds: cleaned.LOGIN_FAILURE_WINDOW_SECONDS },
     corsOrigin: cleaned.CORS_ORIGIN,
     rateLimits: { global: cleaned.RATE_LIMIT_GLOBAL, login: cleaned.RATE_LIMIT_LOGIN, signup: cleaned.RATE_LIMIT_SIGNUP },
     inviteTtlSeconds: cleaned.INVITE_TTL_SECONDS,

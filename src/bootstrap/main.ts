@@ -27,7 +27,7 @@ async function main(): Promise<void> {
 
   const useCases = await buildUseCases(storage, {
     hasher: new ScryptPasswordHasher(),
-    tokens: new JwtTokenService(jwtSecret),
+    tokens: new JwtTokenService(jwtSecret, config.jwtSecretPrevious),
     ids: new RandomUuidGenerator(),
     secrets: new NodeSecrets(),
     clock: new SystemClock(),

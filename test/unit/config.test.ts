@@ -41,7 +41,26 @@ describe('loadConfig', () => {
     for (const name of ['PORT', 'RATE_LIMIT_LOGIN', 'INVITE_TTL_SECONDS', 'CORS_ORIGIN']) expect(problems).toContain(name);
   });
 
-  it('refuses to start in production without a JWT secret', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
+  it('refuses to start in production without a JWT secret, or with a short one', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET: is required/);
+    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(31) })).toThrow(/JWT_SECRET: must be at least 32 bytes/);
+    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), JWT_SECRET_PREVIOUS: 'short' }))
+      .toThrow(/JWT_SECRET_PREVIOUS: must be at least 32 bytes/);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).jwtSecret).toBe('x'.repeat(32));
+  });
+
+  it('takes a trust-proxy hop count or subnet list, never "true"', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy).toEqual(['10.0.0.0/8', 'loopback']);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('reads the per-account login throttle and Redis', () => {
+    expect(loadConfig({}).loginFailures).toEqual({ limit: 10, windowSeconds: 900 });
+    const config = loadConfig({ LOGIN_FAILURE_LIMIT: '3', LOGIN_FAILURE_WINDOW_SECONDS: '60', REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(config.loginFailures).toEqual({ limit: 3, windowSeconds: 60 });
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
   });
 });

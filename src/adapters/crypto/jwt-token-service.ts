@@ -12,16 +12,23 @@ function isClaims(payload: unknown): payload is TokenClaims & { exp: number } {
     && typeof p.role === 'string' && typeof p.exp === 'number';
 }
 
+function secretKey(secret: string): KeyObject {
+  return createSecretKey(Buffer.from(secret, 'utf8'));
+}
+
 /**
- * HS256 bearer tokens. The secret is held as a KeyObject: given a plain string, jsonwebtoken first
+ * HS256 bearer tokens. Secrets are held as KeyObjects: given a plain string, jsonwebtoken first
  * tries to parse it as a PEM public key on every call, which costs about fifty times the HMAC itself.
+ * A previous secret, while one is being rotated out, verifies tokens but never signs them.
  */
 export class JwtTokenService implements TokenService {
   readonly expiresIn = LIFETIME;
   private readonly key: KeyObject;
+  private readonly verificationKeys: readonly KeyObject[];
 
-  constructor(secret: string) {
-    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+  constructor(secret: string, previousSecret?: string) {
+    this.key = secretKey(secret);
+    this.verificationKeys = previousSecret ? [this.key, secretKey(previousSecret)] : [this.key];
   }
 
   issue(claims: TokenClaims): string {
@@ -30,12 +37,22 @@ export class JwtTokenService implements TokenService {
   }
 
   verify(token: string): TokenClaims | null {
-    try {
-      const payload = jwt.verify(token, this.key, { algorithms: [ALGORITHM] });
+    for (const key of this.verificationKeys) {
+      const payload = verifiedPayload(token, key);
+      if (payload === undefined) continue; // bad signature for this key: try the previous one
       if (!isClaims(payload)) return null; // a signed token without our claims, or without expiry
       return { tenantId: payload.tenantId, userId: payload.userId, email: payload.email, role: payload.role };
-    } catch {
-      return null;
     }
+    return null;
+  }
+}
+
+/** The payload of a token valid under this key; null when it is signed right but unusable; undefined otherwise. */
+function verifiedPayload(token: string, key: KeyObject): unknown {
+  try {
+    return jwt.verify(token, key, { algorithms: [ALGORITHM] });
+  } catch (error) {
+    // Only a signature mismatch is worth a second key; an expired or malformed token fails for both.
+    return error instanceof jwt.JsonWebTokenError && error.message === 'invalid signature' ? undefined : null;
   }
 }
