@@ -148,3 +148,16 @@ describe('Response hygiene', () => {
     expect(logged).toEqual([]);
   });
 });
+
+describe('security headers', () => {
+  it("sends helmet's API headers on every answer, errors included", async () => {
+    const { app } = await buildTestApp();
+    for (const res of [await request(app).get('/healthz'), await request(app).get('/api/v1/auth/me')]) {
+      expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+});

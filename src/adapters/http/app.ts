@@ -6,6 +6,7 @@ import { errorMapper } from './error-mapper';
 import { HttpError } from './http-error';
 import { createRateLimiters, type RateLimitConfig } from './rate-limits';
 import { routeGroup } from './route-group';
+import { securityHeaders } from './security-headers';
 import { protectedRoutes } from './routes/protected-routes';
 import { publicRoutes } from './routes/public-routes';
 
@@ -40,6 +41,7 @@ export function createApp(useCases: UseCases, config: HttpConfig, log: (err: unk
 
   const limiters = createRateLimiters(config.rateLimits);
 
+  app.use(securityHeaders());
   app.use(corsPolicy(config.corsOrigin));
   app.get('/healthz', (_req, res) => {
     res.status(200).json({ status: 'ok' });
