@@ -33,3 +33,8 @@ test: typecheck lint
 
 clean:
 	rm -rf dist coverage
+
+# Baseline and service side by side; writes docs/benchmarks.md.
+.PHONY: bench
+bench: install
+	$(NPM) run bench
