@@ -1,7 +1,9 @@
-import { InvalidCredentials } from '../domain/errors';
+import { InvalidCredentials, TooManyFailedLogins } from '../domain/errors';
 import { normalizeEmail } from '../domain/email';
+import type { LoginThrottle } from './ports/login-throttle';
 import type { PasswordHasher } from './ports/password-hasher';
 import type { UserRepository } from './ports/repositories';
+import type { Secrets } from './ports/secrets';
 import type { TokenService } from './ports/token-service';
 
 export interface LoginInput {
@@ -18,6 +20,10 @@ export interface LoginDeps {
   readonly users: UserRepository;
   readonly hasher: PasswordHasher;
   readonly tokens: TokenService;
+  /** For the throttle's account key: the SHA-256 of the normalised e-mail, never the address. */
+  readonly secrets: Secrets;
+  /** Failed attempts per account, across every client address. */
+  readonly throttle: LoginThrottle;
   /**
    * A hash of a throwaway password, made at start: an unknown e-mail is verified against it so that
    * it costs as much time as a known one and the answer's timing does not tell which e-mails exist.
@@ -28,12 +34,23 @@ export interface LoginDeps {
 export class Login {
   constructor(private readonly deps: LoginDeps) {}
 
+  /**
+   * The throttle is asked first, before the user is looked up or the password verified, so a
+   * throttled account is refused whatever the password (a right guess during the throttle is not
+   * revealed) and the same for known and unknown e-mails (it does not reveal which accounts exist).
+   * Only a success wipes the count, so what stays counted is failures.
+   */
   async execute(input: LoginInput): Promise<LoginResult> {
-    const { users, hasher, tokens, dummyHash } = this.deps;
+    const { users, hasher, tokens, secrets, throttle, dummyHash } = this.deps;
     const email = normalizeEmail(input.email);
+    const accountKey = secrets.sha256Hex(email);
+    const decision = await throttle.recordAttempt(accountKey);
+    if (!decision.allowed) throw new TooManyFailedLogins(decision.retryAfterSeconds);
+
     const user = await users.findByEmail(email);
     const matches = await hasher.verify(input.password, user?.passwordHash ?? dummyHash);
     if (!user || !matches) throw new InvalidCredentials();
+    await throttle.reset(accountKey);
     const token = tokens.issue({ tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role });
     return { token, expiresIn: tokens.expiresIn };
   }

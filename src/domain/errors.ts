@@ -71,3 +71,12 @@ export class InvalidInput extends DomainError {
   readonly code = 'INVALID_INPUT';
   constructor(readonly field: string, message: string) { super(message); }
 }
+
+/**
+ * Too many failed logins for one account in the current window. The wording is the rate limits'
+ * own, so a throttled account looks like any other 429 and a client needs only one back-off rule.
+ */
+export class TooManyFailedLogins extends DomainError {
+  readonly code = 'TOO_MANY_FAILED_LOGINS';
+  constructor(readonly retryAfterSeconds: number) { super(`Too many requests, retry after ${retryAfterSeconds} seconds`); }
+}

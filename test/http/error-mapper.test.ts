@@ -1,9 +1,10 @@
 import { describeError } from '../../src/adapters/http/error-mapper';
-import { HttpError } from '../../src/adapters/http/http-error';
+import { LoginThrottleUnavailable } from '../../src/application/ports/login-throttle';
+import { HttpError, ServiceUnavailable, TooManyRequests } from '../../src/adapters/http/http-error';
 import {
   DomainError, EmailAlreadyRegistered, InsufficientRole, InvalidApiKey, InvalidApiKeyFormat, InvalidCredentials,
   InvalidInput, InvalidInviteToken, InvalidToken, InviteAlreadyAccepted, InviteExpired, InviteNotFound,
-  MissingAuthentication, TenantNameRequired,
+  MissingAuthentication, TenantNameRequired, TooManyFailedLogins,
 } from '../../src/domain/errors';
 
 describe('describeError', () => {
@@ -38,5 +39,22 @@ describe('describeError', () => {
     for (const error of [new Unmapped('x'), new Error('boom'), serverSide, 'a string', null]) {
       expect(describeError(error)).toBeNull();
     }
+  });
+});
+
+describe('describeError: refusals that tell the client when to come back', () => {
+  it.each([
+    [new TooManyRequests(42), 429, 'Too many requests, retry after 42 seconds', '42'],
+    [new TooManyFailedLogins(900), 429, 'Too many requests, retry after 900 seconds', '900'],
+    [new ServiceUnavailable(new Error('ECONNREFUSED')), 503, 'Service unavailable', '5'],
+    [new LoginThrottleUnavailable(new Error('ECONNREFUSED')), 503, 'Service unavailable', '5'],
+  ])('maps %p to %i with Retry-After', (error, status, message, retryAfter) => {
+    expect(describeError(error)).toEqual({ status, body: { error: message }, headers: { 'Retry-After': retryAfter } });
+  });
+
+  it('keeps the cause of a 503 for the log, out of the body', () => {
+    const cause = new Error('connect ECONNREFUSED 10.1.2.3:6379');
+    expect(new ServiceUnavailable(cause).cause).toBe(cause);
+    expect(JSON.stringify(describeError(new ServiceUnavailable(cause)))).not.toContain('10.1.2.3');
   });
 });

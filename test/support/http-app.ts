@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import type { Response } from 'supertest';
 import { createApp, type HttpConfig } from '../../src/adapters/http/app';
 import { buildTestUseCases, type TestUseCases, type TestUseCasesOptions } from './test-use-cases';
 
@@ -26,4 +27,41 @@ export async function buildTestApp(
   const config: HttpConfig = { corsOrigin: TEST_CORS_ORIGIN, rateLimits: GENEROUS_RATE_LIMITS, ...overrides };
   const app = createApp(built.useCases, config, (err) => logged.push(err));
   return { ...built, app, logged };
+}
+
+/** Sends one request after another: the order of counting matters to a rate limit. */
+export async function sendSequentially(times: number, send: (i: number) => PromiseLike<Response>): Promise<Response[]> {
+  const responses: Response[] = [];
+  for (let i = 0; i < times; i += 1) responses.push(await send(i));
+  return responses;
+}
+
+/**
+ * The 429 we chose (part 7 leaves it open): JSON `{ error: "Too many requests, retry after N
+ * seconds" }` with N at least 1, at most `maxSeconds`, and a Retry-After header that says the same.
+ * With a policy name ("5-in-1min"), also the draft-8 RateLimit headers of that limiter, exhausted.
+ */
+export function expectTooManyRequests(res: Response, options: { policy?: string; maxSeconds?: number } = {}): number {
+  expect(res.status).toBe(429);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  expect(Object.keys(res.body as object)).toEqual(['error']);
+  const match = /^Too many requests, retry after (\d+) seconds$/.exec(res.body.error);
+  expect(match).not.toBeNull();
+  const seconds = Number(match![1]);
+  expect(seconds).toBeGreaterThanOrEqual(1);
+  expect(seconds).toBeLessThanOrEqual(options.maxSeconds ?? 60);
+  expect(res.headers['retry-after']).toBe(String(seconds));
+  if (options.policy) {
+    expect(res.headers['ratelimit']).toContain(`"${options.policy}"; r=0; t=`);
+    expect(res.headers['ratelimit-policy']).toContain(`"${options.policy}"; q=`);
+  }
+  return seconds;
+}
+
+/** A store-failure refusal: 503, the fixed body, and a Retry-After; never a 500, never a pass. */
+export function expectServiceUnavailable(res: Response): void {
+  expect(res.status).toBe(503);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  expect(res.body).toEqual({ error: 'Service unavailable' });
+  expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../../src/application/ports/clock';
+import type { LoginFailurePolicy, LoginThrottle } from '../../src/application/ports/login-throttle';
 import type { UseCases } from '../../src/application/use-cases';
 import { JwtTokenService } from '../../src/adapters/crypto/jwt-token-service';
 import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
@@ -6,8 +7,9 @@ import { RandomUuidGenerator } from '../../src/adapters/crypto/random-uuid-gener
 import { ScryptPasswordHasher } from '../../src/adapters/crypto/scrypt-password-hasher';
 import { createMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
 import type { Storage } from '../../src/adapters/persistence/storage';
+import { MemoryLoginThrottle } from '../../src/adapters/rate-limit/memory-login-throttle';
 import { SystemClock } from '../../src/adapters/time/system-clock';
-import { buildUseCases, type Services } from '../../src/bootstrap/wire';
+import { buildUseCases, DEFAULT_LOGIN_FAILURES, type Services } from '../../src/bootstrap/wire';
 
 /** Real scrypt with a small cost: the same code path as production, fast enough for hundreds of tests. */
 export const FAST_SCRYPT = { N: 1024, r: 8, p: 1 } as const;
@@ -17,23 +19,29 @@ export interface TestUseCasesOptions {
   readonly storage?: Storage;
   readonly clock?: Clock;
   readonly inviteTtlSeconds?: number;
+  /** Where failed logins are counted; by default in memory, on `clock`, with `loginFailures`. */
+  readonly loginThrottle?: LoginThrottle;
+  /** The in-memory throttle's limit and window; the configuration's defaults (10 in 15 min) otherwise. */
+  readonly loginFailures?: LoginFailurePolicy;
 }
 
 export interface TestUseCases {
   readonly useCases: UseCases;
   readonly storage: Storage;
-  readonly services: Services;
+  readonly services: Services & { readonly loginThrottle: LoginThrottle };
 }
 
 /** The real wiring (buildUseCases) over memory storage unless another backend is given. */
 export async function buildTestUseCases(options: TestUseCasesOptions = {}): Promise<TestUseCases> {
   const storage = options.storage ?? createMemoryStorage();
-  const services: Services = {
+  const clock = options.clock ?? new SystemClock();
+  const services = {
     hasher: new ScryptPasswordHasher(FAST_SCRYPT),
     tokens: new JwtTokenService(TEST_JWT_SECRET),
     ids: new RandomUuidGenerator(),
     secrets: new NodeSecrets(),
-    clock: options.clock ?? new SystemClock(),
+    clock,
+    loginThrottle: options.loginThrottle ?? new MemoryLoginThrottle(options.loginFailures ?? DEFAULT_LOGIN_FAILURES, clock),
   };
   const useCases = await buildUseCases(storage, services, { inviteTtlSeconds: options.inviteTtlSeconds ?? 604_800 });
   return { useCases, storage, services };

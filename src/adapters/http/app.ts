@@ -4,22 +4,31 @@ import { authenticate } from './authenticate';
 import { corsPolicy } from './cors';
 import { errorMapper } from './error-mapper';
 import { HttpError } from './http-error';
-import { createRateLimiters, type RateLimitConfig } from './rate-limits';
+import { createRateLimiters, type RateLimitConfig, type RateLimitStoreFactory } from './rate-limits';
 import { routeGroup } from './route-group';
 import { securityHeaders } from './security-headers';
 import { protectedRoutes } from './routes/protected-routes';
 import { publicRoutes } from './routes/public-routes';
 
-/** Express's `trust proxy` setting, passed through: it decides req.ip, hence the rate-limit key. */
-export type TrustProxy = boolean | number | string | string[];
+/**
+ * Express's `trust proxy` setting, passed through: it decides req.ip, hence the rate-limit key. A hop
+ * count or the proxies' addresses/subnets; never `true`, which takes the left-most X-Forwarded-For
+ * entry, one the client writes itself, so every request could name a fresh address.
+ */
+export type TrustProxy = false | number | string | readonly string[];
 
 export interface HttpConfig {
   /** The one origin allowed to call from a browser, matched exactly. */
   readonly corsOrigin: string;
   /** Requests per minute per client address. */
   readonly rateLimits: RateLimitConfig;
-  /** Left unset, Express trusts no proxy and rate limits count the socket's peer address. */
+  /** Left unset (or false), Express trusts no proxy and rate limits count the socket's peer address. */
   readonly trustProxy?: TrustProxy | undefined;
+  /**
+   * Where each limiter counts (global, login, signup: one store each). Unset: in this process's
+   * memory. Instances behind one load balancer need a shared store (Redis), or each allows the limit.
+   */
+  readonly rateLimitStore?: RateLimitStoreFactory | undefined;
 }
 
 const AUTH_BASE = '/api/v1/auth';
@@ -37,9 +46,10 @@ export function createApp(useCases: UseCases, config: HttpConfig, log: (err: unk
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // responses are per caller and never cached; an ETag only costs a hash
-  if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
+  if ((config.trustProxy as unknown) === true) throw new Error('trust proxy must be a hop count or a list of subnets, never true');
+  if (config.trustProxy !== undefined && config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
 
-  const limiters = createRateLimiters(config.rateLimits);
+  const limiters = createRateLimiters(config.rateLimits, { store: config.rateLimitStore, log });
 
   app.use(securityHeaders());
   app.use(corsPolicy(config.corsOrigin));

@@ -1,11 +1,14 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler } from 'express';
-import { DomainError } from '../../domain/errors';
-import { HttpError, type FieldError } from './http-error';
+import { LoginThrottleUnavailable } from '../../application/ports/login-throttle';
+import { DomainError, TooManyFailedLogins } from '../../domain/errors';
+import { HttpError, ServiceUnavailable, type FieldError } from './http-error';
 
 export interface ErrorResponse {
   readonly status: number;
   readonly body: { readonly error: string; readonly details?: readonly FieldError[] };
+  /** Set only when the client is told when to come back (429, 503). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** The contract's status for every domain rule; the message is the error's own (part 7). */
@@ -23,6 +26,7 @@ const DOMAIN_STATUS: Readonly<Record<string, number>> = {
   MISSING_AUTHENTICATION: 401,
   INSUFFICIENT_ROLE: 403,
   INVITE_NOT_FOUND: 404,
+  TOO_MANY_FAILED_LOGINS: 429,
 };
 
 /**
@@ -44,15 +48,27 @@ function propertyOf(err: unknown, name: string): unknown {
   return typeof err === 'object' && err !== null ? (err as Record<string, unknown>)[name] : undefined;
 }
 
+function retryAfter(seconds: number | undefined): Pick<ErrorResponse, 'headers'> {
+  return seconds === undefined ? {} : { headers: { 'Retry-After': String(seconds) } };
+}
+
 /** Null when the error is not one we can explain to the client: the caller logs it and answers 500. */
 export function describeError(err: unknown): ErrorResponse | null {
   if (err instanceof HttpError) {
-    return { status: err.status, body: err.details ? { error: err.message, details: err.details } : { error: err.message } };
+    return {
+      status: err.status,
+      body: err.details ? { error: err.message, details: err.details } : { error: err.message },
+      ...retryAfter(err.retryAfterSeconds),
+    };
   }
   if (err instanceof DomainError) {
     const status = DOMAIN_STATUS[err.code];
-    return status === undefined ? null : { status, body: { error: err.message } };
+    if (status === undefined) return null;
+    return { status, body: { error: err.message }, ...retryAfter(err instanceof TooManyFailedLogins ? err.retryAfterSeconds : undefined) };
   }
+  // The per-account throttle could not be asked: refuse the login as the rate limiters refuse a
+  // request when their store is down, never let it through unthrottled.
+  if (err instanceof LoginThrottleUnavailable) return describeError(new ServiceUnavailable(err));
   const type = propertyOf(err, 'type');
   const fromParser = typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
   if (fromParser) return { status: fromParser.status, body: { error: fromParser.error } };
@@ -65,7 +81,10 @@ export function describeError(err: unknown): ErrorResponse | null {
   return null;
 }
 
-/** The one place that turns errors into responses; anything unexplained is logged, never echoed. */
+/**
+ * The one place that turns errors into responses. Anything unexplained is logged, never echoed; so
+ * is every explained server-side failure (a 503 for a store that is down), which operators must see.
+ */
 export function errorMapper(log: (err: unknown) => void): ErrorRequestHandler {
   return (err, _req, res, next) => {
     if (res.headersSent) {
@@ -74,8 +93,9 @@ export function errorMapper(log: (err: unknown) => void): ErrorRequestHandler {
       return;
     }
     const described = describeError(err);
-    if (!described) log(err);
-    const { status, body } = described ?? INTERNAL;
+    if (!described || described.status >= 500) log(err);
+    const { status, body, headers } = described ?? INTERNAL;
+    if (headers) res.set(headers);
     res.status(status).json(body);
   };
 }

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
-import { rateLimit, type RateLimitInfo } from 'express-rate-limit';
-import { HttpError } from './http-error';
+import { MemoryStore, rateLimit, type RateLimitInfo, type Store } from 'express-rate-limit';
+import { FailClosedStore } from './fail-closed-store';
+import { TooManyRequests } from './http-error';
 
 const WINDOW_MS = 60_000;
 
@@ -9,6 +10,21 @@ export interface RateLimitConfig {
   readonly global: number;
   readonly login: number;
   readonly signup: number;
+}
+
+export type LimiterName = keyof RateLimitConfig;
+
+/**
+ * Where a limiter counts. Called once per limiter and must return a new store each time (with its own
+ * key prefix, for a shared store such as Redis), so that every limiter keeps its own counters.
+ */
+export type RateLimitStoreFactory = (limiter: LimiterName) => Store;
+
+export interface RateLimiterOptions {
+  /** Unset: each limiter counts in its own in-process MemoryStore, which only this instance sees. */
+  readonly store?: RateLimitStoreFactory | undefined;
+  /** Where the library reports a store that failed to start or a misconfiguration it detects. */
+  readonly log: (err: unknown) => void;
 }
 
 export interface RateLimiters {
@@ -24,32 +40,43 @@ function secondsUntilReset(info: RateLimitInfo | undefined): number {
 }
 
 /**
- * Each call builds a limiter with its own in-memory store, so login attempts never spend the signup
- * budget and vice versa. The key is the library's default: the client address (req.ip, so it follows
- * Express's `trust proxy`), with IPv6 grouped by /56 so one host cannot rotate through its subnet.
+ * One limiter over one store. The key is the library's default: the client address only (req.ip,
+ * so it follows Express's `trust proxy`), with IPv6 grouped by /56 so one host cannot rotate through
+ * its subnet. The path is not part of the key: each route's limiter is mounted on the route itself,
+ * and Express matches routes case-insensitively and with or without a trailing slash, so
+ * `/LOGIN/?x=1` spends the same bucket as `/login`.
  *
  * Headers: draft-8 rather than draft-7. A login request passes two limiters (global, then login);
  * draft-7 writes one unnamed `RateLimit` header that the second limiter overwrites, while draft-8
  * names each policy ("100-in-1min", "5-in-1min") and appends, so the client sees both quotas.
  * Legacy X-RateLimit-* headers are off: they duplicate the standard ones.
+ *
+ * A store failure is refused, never passed (`passOnStoreError: false`, and FailClosedStore turns the
+ * failure into a 503 the error mapper answers).
  */
-function limiter(limit: number): RequestHandler {
+function limiter(limit: number, store: Store, log: (err: unknown) => void): RequestHandler {
   return rateLimit({
     windowMs: WINDOW_MS,
     limit,
+    store: new FailClosedStore(store),
+    passOnStoreError: false,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
+    logger: { error: log, warn: log },
+    // Without a trusted proxy an X-Forwarded-For header is ignored on purpose (anyone can send one),
+    // which this check would report as a misconfiguration on the first such request.
+    validate: { xForwardedForHeader: false },
     // The library has already set Retry-After (it does so whenever standard headers are on), but
-    // from its own rounding that can say 0; we set it again so header and message agree.
-    handler: (req, res, next, options) => {
+    // from its own rounding that can say 0; the error mapper sets it again so header and message agree.
+    handler: (req, _res, next, options) => {
       const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[options.requestPropertyName];
-      const seconds = secondsUntilReset(info);
-      res.setHeader('Retry-After', String(seconds));
-      next(new HttpError(options.statusCode, `Too many requests, retry after ${seconds} seconds`));
+      next(new TooManyRequests(secondsUntilReset(info)));
     },
   });
 }
 
-export function createRateLimiters(config: RateLimitConfig): RateLimiters {
-  return { global: limiter(config.global), login: limiter(config.login), signup: limiter(config.signup) };
+export function createRateLimiters(config: RateLimitConfig, options: RateLimiterOptions): RateLimiters {
+  const storeFor = options.store ?? (() => new MemoryStore());
+  const build = (name: LimiterName) => limiter(config[name], storeFor(name), options.log);
+  return { global: build('global'), login: build('login'), signup: build('signup') };
 }

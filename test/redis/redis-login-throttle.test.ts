@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import request from 'supertest';
+import type { LoginFailurePolicy } from '../../src/application/ports/login-throttle';
+import { createMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
+import { RedisLoginThrottle } from '../../src/adapters/rate-limit/redis-login-throttle';
+import { redisRateLimitStores } from '../../src/adapters/rate-limit/redis-rate-limit-store';
+import { closeRedis } from '../../src/bootstrap/redis';
+import { buildTestApp, expectTooManyRequests, SPEC_RATE_LIMITS } from '../support/http-app';
+import { AUTH, PASSWORD, signupOwner } from '../support/http-fixtures';
+import { loginThrottleContract } from '../support/login-throttle-contract';
+import { connectTestRedis, deleteKeysUnder, describeIfRedis, keysUnder, uniqueRedisPrefix } from '../support/redis';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describeIfRedis('RedisLoginThrottle', (url) => {
+  let client: Redis;
+  const clients: Redis[] = [];
+  const prefixes: string[] = [];
+  const newPrefix = (label: string) => {
+    const prefix = uniqueRedisPrefix(label);
+    prefixes.push(prefix);
+    return prefix;
+  };
+
+  beforeAll(async () => {
+    client = (await connectTestRedis(url)).client;
+  });
+
+  afterAll(async () => {
+    for (const prefix of prefixes) await deleteKeysUnder(client, prefix);
+    await Promise.all([...clients, client].map(closeRedis));
+  });
+
+  describe('the LoginThrottle contract', () => {
+    loginThrottleContract(() => {
+      const keyPrefix = newPrefix('throttle-contract');
+      return {
+        make: (policy: LoginFailurePolicy) => new RedisLoginThrottle(client, { keyPrefix, ...policy }),
+        advanceSeconds: (seconds) => sleep(seconds * 1000),
+      };
+    });
+  });
+
+  it('stores only a hash of the normalised e-mail, with its window as expiry, and forgets it on reset', async () => {
+    const keyPrefix = newPrefix('throttle-keys');
+    const { app } = await buildTestApp({}, { loginThrottle: new RedisLoginThrottle(client, { keyPrefix, limit: 10, windowSeconds: 900 }) });
+    const owner = await signupOwner(app);
+    await request(app).post(`${AUTH}/login`).send({ email: owner.email.toUpperCase(), password: 'wrong password' }).expect(401);
+    await request(app).post(`${AUTH}/login`).send({ email: owner.email, password: 'wrong password' }).expect(401);
+
+    const keys = await keysUnder(client, keyPrefix);
+    expect(keys).toEqual([`${keyPrefix}login-failures:${sha256(owner.email.toLowerCase())}`]);
+    expect(await client.get(keys[0]!)).toBe('2');
+    const ttl = await client.pttl(keys[0]!);
+    expect(ttl).toBeGreaterThan(890_000);
+    expect(ttl).toBeLessThanOrEqual(900_000);
+
+    await request(app).post(`${AUTH}/login`).send({ email: owner.email, password: PASSWORD }).expect(200);
+    expect(await keysUnder(client, keyPrefix)).toEqual([]);
+  });
+
+  describe('shared by two instances', () => {
+    const POLICY = { limit: 4, windowSeconds: 900 };
+    let address = 0;
+    const loginFromNewAddress = (app: Express, email: string, password: string) => {
+      address += 1;
+      return request(app).post(`${AUTH}/login`).set('X-Forwarded-For', `198.18.${address >> 8 & 255}.${address & 255}`).send({ email, password });
+    };
+
+    /** Two instances on one database (shared memory storage) and one Redis, each with its own connection. */
+    async function twoInstances(): Promise<{ a: Express; b: Express }> {
+      const keyPrefix = newPrefix('throttle-shared');
+      const storage = createMemoryStorage();
+      const apps: Express[] = [];
+      for (let i = 0; i < 2; i += 1) {
+        const { client: own } = await connectTestRedis(url);
+        clients.push(own);
+        const loginThrottle = new RedisLoginThrottle(own, { keyPrefix, ...POLICY });
+        const built = await buildTestApp(
+          { trustProxy: 1, rateLimits: SPEC_RATE_LIMITS, rateLimitStore: redisRateLimitStores(own, keyPrefix) },
+          { storage, loginThrottle },
+        );
+        apps.push(built.app);
+      }
+      return { a: apps[0]!, b: apps[1]! };
+    }
+
+    it('counts failures on either instance against one budget, and then refuses the right password on both', async () => {
+      const { a, b } = await twoInstances();
+      const owner = await signupOwner(a);
+      for (let i = 0; i < POLICY.limit; i += 1) {
+        expect((await loginFromNewAddress(i % 2 === 0 ? a : b, owner.email, 'wrong password')).status).toBe(401);
+      }
+      expectTooManyRequests(await loginFromNewAddress(b, owner.email, PASSWORD), { maxSeconds: 900 });
+      expectTooManyRequests(await loginFromNewAddress(a, owner.email, PASSWORD), { maxSeconds: 900 });
+    });
+
+    it('lets exactly the limit of a parallel burst of guesses through, spread over addresses and instances', async () => {
+      const { a, b } = await twoInstances();
+      const owner = await signupOwner(b);
+      const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => loginFromNewAddress(i % 2 === 0 ? a : b, owner.email, 'wrong password')));
+      expect(burst.filter((r) => r.status === 401)).toHaveLength(POLICY.limit);
+      expect(burst.filter((r) => r.status === 429)).toHaveLength(30 - POLICY.limit);
+    });
+  });
+});
