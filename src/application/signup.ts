@@ -76,7 +76,7 @@ export class Signup {
     if (state === 'accepted') throw new InviteAlreadyAccepted();
     if (state === 'expired') throw new InviteExpired();
     // The conditional update is what makes acceptance single-use under concurrent signups.
-    if (!(await tx.invites.markAccepted(invite.id, now))) throw new InviteAlreadyAccepted();
+    if (!(await tx.invites.markAccepted(invite.tenantId, invite.id, now))) throw new InviteAlreadyAccepted();
     return { tenantId: invite.tenantId, role: invite.role };
   }
 

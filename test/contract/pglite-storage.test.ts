@@ -1,14 +1,13 @@
-import { openPglite } from '../../src/adapters/persistence/kysely/dialects';
 import { createKyselyStorage } from '../../src/adapters/persistence/kysely/kysely-storage';
-import { migrateToLatest } from '../../src/adapters/persistence/kysely/migrate';
+import { openServingPglite } from '../../src/adapters/persistence/kysely/serving-database';
 import { assertPgliteCanLoadInJest } from '../support/pglite';
 import { describeStorageContract } from './storage-contract';
 
 // Checked before PGlite loads: without the flag its failure would take the whole worker down.
 assertPgliteCanLoadInJest();
 
+// As the service opens it: migrated, then working as the walled app role.
 describeStorageContract('pglite', async () => {
-  const { db, close } = await openPglite('memory://');
-  await migrateToLatest(db);
+  const { db, close } = await openServingPglite('memory://');
   return createKyselyStorage(db, close);
 });

@@ -44,10 +44,11 @@ export interface InviteRepository {
   /** Global lookup by token, whatever the invite's state; null when no invite has that token. */
   findByToken(token: string): Promise<Invite | null>;
   /**
-   * Consumes the invite once: sets accepted_at only if it is still null and the invite has not
-   * expired at `now`. Returns false when another signup got there first (or it has expired since).
+   * Consumes the tenant's invite once: sets accepted_at only if it is still null and the invite has
+   * not expired at `now`. Returns false when another signup got there first (or it has expired
+   * since), or when that tenant has no invite with that id.
    */
-  markAccepted(inviteId: string, now: Date): Promise<boolean>;
+  markAccepted(tenantId: string, inviteId: string, now: Date): Promise<boolean>;
   /** The tenant's pending invites (not accepted, expires_at after `now`), newest created first. */
   listPending(tenantId: string, now: Date): Promise<Invite[]>;
   /**

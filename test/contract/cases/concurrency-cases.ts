@@ -50,7 +50,7 @@ export function describeConcurrencyCases(storage: StorageGetter): void {
       const results = await Promise.allSettled(
         joiners.map((joiner) =>
           unitOfWork.run(async (tx) => {
-            const consumed = await tx.invites.markAccepted(invite.id, now);
+            const consumed = await tx.invites.markAccepted(tenant.id, invite.id, now);
             // As the signup use-case does: a lost race must undo the whole run.
             if (!consumed) throw new InviteAlreadyAccepted();
             await tx.users.create(joiner);

@@ -31,8 +31,8 @@ export function describeInviteCases(storage: StorageGetter): void {
       const invite = anInvite(tenant.id, user.id);
       await stored(invite);
 
-      expect(await repos.invites.markAccepted(invite.id, now)).toBe(true);
-      expect(await repos.invites.markAccepted(invite.id, now)).toBe(false);
+      expect(await repos.invites.markAccepted(tenant.id, invite.id, now)).toBe(true);
+      expect(await repos.invites.markAccepted(tenant.id, invite.id, now)).toBe(false);
       expect(await repos.invites.findByToken(invite.token)).toEqual({ ...invite, acceptedAt: now });
     });
 
@@ -43,11 +43,24 @@ export function describeInviteCases(storage: StorageGetter): void {
       const expiringNow = anInvite(tenant.id, user.id, { expiresAt: now });
       await stored(expired, expiringNow);
 
-      expect(await repos.invites.markAccepted(expired.id, now)).toBe(false);
-      expect(await repos.invites.markAccepted(expiringNow.id, now)).toBe(false);
-      expect(await repos.invites.markAccepted(randomUUID(), now)).toBe(false);
-      expect(await repos.invites.markAccepted('not-a-uuid', now)).toBe(false);
+      expect(await repos.invites.markAccepted(tenant.id, expired.id, now)).toBe(false);
+      expect(await repos.invites.markAccepted(tenant.id, expiringNow.id, now)).toBe(false);
+      expect(await repos.invites.markAccepted(tenant.id, randomUUID(), now)).toBe(false);
+      expect(await repos.invites.markAccepted(tenant.id, 'not-a-uuid', now)).toBe(false);
       expect((await repos.invites.findByToken(expired.token))?.acceptedAt).toBeNull();
+    });
+
+    test("markAccepted refuses another tenant's invite and leaves it pending", async () => {
+      const { repos } = storage();
+      const a = await seedTenant(repos);
+      const b = await seedTenant(repos);
+      const ofB = anInvite(b.tenant.id, b.user.id);
+      await stored(ofB);
+
+      expect(await repos.invites.markAccepted(a.tenant.id, ofB.id, now)).toBe(false);
+      expect(await repos.invites.markAccepted('not-a-uuid', ofB.id, now)).toBe(false);
+      expect((await repos.invites.findByToken(ofB.token))?.acceptedAt).toBeNull();
+      expect(await repos.invites.markAccepted(b.tenant.id, ofB.id, now)).toBe(true);
     });
 
     test('listPending leaves out accepted and expired invites and lists the newest created first', async () => {

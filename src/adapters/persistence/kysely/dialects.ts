@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { Pool } from 'pg';
 import type { DB } from './schema';
@@ -17,6 +17,11 @@ export interface PostgresOptions {
   readonly max?: number;
   /** Errors of idle pooled connections (server restart, network drop); without a listener pg crashes the process. */
   readonly onIdleError?: (error: Error) => void;
+  /**
+   * A role every new connection switches to (SET ROLE) before its first query, so the pool works
+   * as that role rather than as the login user. Without it, connections act as the login user.
+   */
+  readonly role?: string;
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -27,7 +32,10 @@ const PGLITE_MEMORY = 'memory://';
 export function openPostgres(connectionString: string, options: PostgresOptions = {}): OpenDatabase {
   const pool = new Pool({ connectionString, max: options.max ?? DEFAULT_POOL_SIZE, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   pool.on('error', options.onIdleError ?? ((error) => console.error('postgres: idle connection error:', error)));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const { role } = options;
+  // Once per physical connection, not per checkout: the role lasts for the connection's session.
+  const onCreateConnection = role === undefined ? undefined : (connection: DatabaseConnection) => setRole(connection, role);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool, onCreateConnection }) });
   return {
     db,
     // Kysely only tears down a driver it has used, so a pool that never ran a query is ended here.
@@ -56,4 +64,9 @@ export async function openPglite(dataDir: string): Promise<OpenDatabase> {
       if (!pglite.closed) await pglite.close();
     },
   };
+}
+
+/** SET ROLE takes an identifier, which cannot be a bound parameter: quoted here instead. */
+async function setRole(connection: DatabaseConnection, role: string): Promise<void> {
+  await connection.executeQuery(CompiledQuery.raw(`set role "${role.replace(/"/g, '""')}"`));
 }

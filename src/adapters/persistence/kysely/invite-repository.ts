@@ -1,33 +1,40 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { InviteRepository } from '../../../application/ports/repositories';
 import { isUuid } from '../../../domain/ids';
 import type { Invite } from '../../../domain/invite';
-import type { DB, TenantInvitesTable } from './schema';
+import { LOOKUP_INVITE_BY_TOKEN } from './migrations/0002-tenant-walls';
+import type { TenantInvitesTable } from './schema';
 import { storedInvitableRole } from './stored-roles';
+import type { TenantScope } from './tenant-scope';
+
+type InviteRow = Selectable<TenantInvitesTable>;
 
 export class KyselyInviteRepository implements InviteRepository {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly scope: TenantScope) {}
 
   async create(invite: Invite): Promise<void> {
-    await this.db
-      .insertInto('tenant_invites')
-      .values({
-        id: invite.id,
-        tenant_id: invite.tenantId,
-        email: invite.email,
-        role: invite.role,
-        token: invite.token,
-        invited_by: invite.invitedBy,
-        expires_at: invite.expiresAt,
-        accepted_at: invite.acceptedAt,
-        created_at: invite.createdAt,
-      })
-      .execute();
+    await this.scope.forTenant(invite.tenantId, (db) =>
+      db
+        .insertInto('tenant_invites')
+        .values({
+          id: invite.id,
+          tenant_id: invite.tenantId,
+          email: invite.email,
+          role: invite.role,
+          token: invite.token,
+          invited_by: invite.invitedBy,
+          expires_at: invite.expiresAt,
+          accepted_at: invite.acceptedAt,
+          created_at: invite.createdAt,
+        })
+        .execute(),
+    );
   }
 
+  /** Crosses the tenant walls through the one function that answers an exact token. */
   async findByToken(token: string): Promise<Invite | null> {
-    const row = await this.db.selectFrom('tenant_invites').selectAll().where('token', '=', token).executeTakeFirst();
-    return row ? toInvite(row) : null;
+    const { rows } = await sql<InviteRow>`select * from ${sql.id(LOOKUP_INVITE_BY_TOKEN)}(${token})`.execute(this.scope.db);
+    return rows[0] ? toInvite(rows[0]) : null;
   }
 
   /**
@@ -35,48 +42,55 @@ export class KyselyInviteRepository implements InviteRepository {
    * after the first commits and match nothing, so exactly one signup consumes the invite.
    * RETURNING rather than the affected-row count, which the PGlite dialect leaves unset for 0 rows.
    */
-  async markAccepted(inviteId: string, now: Date): Promise<boolean> {
-    if (!isUuid(inviteId)) return false;
-    const rows = await this.db
-      .updateTable('tenant_invites')
-      .set({ accepted_at: now })
-      .where('id', '=', inviteId)
-      .where('accepted_at', 'is', null)
-      .where('expires_at', '>', now)
-      .returning('id')
-      .execute();
+  async markAccepted(tenantId: string, inviteId: string, now: Date): Promise<boolean> {
+    if (!isUuid(tenantId) || !isUuid(inviteId)) return false;
+    const rows = await this.scope.forTenant(tenantId, (db) =>
+      db
+        .updateTable('tenant_invites')
+        .set({ accepted_at: now })
+        .where('id', '=', inviteId)
+        .where('tenant_id', '=', tenantId)
+        .where('accepted_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returning('id')
+        .execute(),
+    );
     return rows.length > 0;
   }
 
   async listPending(tenantId: string, now: Date): Promise<Invite[]> {
     if (!isUuid(tenantId)) return [];
-    const rows = await this.db
-      .selectFrom('tenant_invites')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('accepted_at', 'is', null)
-      .where('expires_at', '>', now)
-      // The id breaks ties so invites created in the same instant keep a stable order.
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
+    const rows = await this.scope.forTenant(tenantId, (db) =>
+      db
+        .selectFrom('tenant_invites')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where('accepted_at', 'is', null)
+        .where('expires_at', '>', now)
+        // The id breaks ties so invites created in the same instant keep a stable order.
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute(),
+    );
     return rows.map(toInvite);
   }
 
   async deleteUnaccepted(tenantId: string, inviteId: string): Promise<boolean> {
     if (!isUuid(tenantId) || !isUuid(inviteId)) return false;
-    const rows = await this.db
-      .deleteFrom('tenant_invites')
-      .where('id', '=', inviteId)
-      .where('tenant_id', '=', tenantId)
-      .where('accepted_at', 'is', null)
-      .returning('id')
-      .execute();
+    const rows = await this.scope.forTenant(tenantId, (db) =>
+      db
+        .deleteFrom('tenant_invites')
+        .where('id', '=', inviteId)
+        .where('tenant_id', '=', tenantId)
+        .where('accepted_at', 'is', null)
+        .returning('id')
+        .execute(),
+    );
     return rows.length > 0;
   }
 }
 
-function toInvite(row: Selectable<TenantInvitesTable>): Invite {
+function toInvite(row: InviteRow): Invite {
   return {
     id: row.id,
     tenantId: row.tenant_id,

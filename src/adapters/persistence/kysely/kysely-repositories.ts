@@ -1,17 +1,19 @@
-import type { Kysely } from 'kysely';
 import type { Repositories } from '../../../application/ports/repositories';
 import { KyselyApiKeyRepository } from './api-key-repository';
 import { KyselyInviteRepository } from './invite-repository';
-import type { DB } from './schema';
 import { KyselyTenantRepository } from './tenant-repository';
+import type { TenantScope } from './tenant-scope';
 import { KyselyUserRepository } from './user-repository';
 
-/** The repositories over one handle: the whole database, or one transaction (a Transaction<DB> is a Kysely<DB>). */
-export function kyselyRepositories(db: Kysely<DB>): Repositories {
+/**
+ * The repositories over one scope: the whole database (each tenant-scoped call its own short
+ * transaction) or one unit of work's transaction (the tenant setting shared by its calls).
+ */
+export function kyselyRepositories(scope: TenantScope): Repositories {
   return {
-    tenants: new KyselyTenantRepository(db),
-    users: new KyselyUserRepository(db),
-    apiKeys: new KyselyApiKeyRepository(db),
-    invites: new KyselyInviteRepository(db),
+    tenants: new KyselyTenantRepository(scope),
+    users: new KyselyUserRepository(scope),
+    apiKeys: new KyselyApiKeyRepository(scope),
+    invites: new KyselyInviteRepository(scope),
   };
 }

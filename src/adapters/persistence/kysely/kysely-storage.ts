@@ -3,12 +3,13 @@ import type { Storage } from '../storage';
 import { kyselyRepositories } from './kysely-repositories';
 import { KyselyUnitOfWork } from './kysely-unit-of-work';
 import type { DB } from './schema';
+import { standaloneScope } from './tenant-scope';
 
 /**
- * A Storage over an open (and migrated) database. On PGlite, which has one connection, code inside
- * `unitOfWork.run` must use the repositories it is handed: `repos` would wait for the transaction
- * to end, and so wait forever.
+ * A Storage over an open, migrated database whose queries run as the app role (serving-database.ts),
+ * so the tenant walls hold. On PGlite, which has one connection, code inside `unitOfWork.run` must
+ * use the repositories it is handed: `repos` would wait for the transaction to end, and so forever.
  */
 export function createKyselyStorage(db: Kysely<DB>, close: () => Promise<void>): Storage {
-  return { repos: kyselyRepositories(db), unitOfWork: new KyselyUnitOfWork(db), close };
+  return { repos: kyselyRepositories(standaloneScope(db)), unitOfWork: new KyselyUnitOfWork(db), close };
 }

@@ -1,23 +1,29 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { TenantRepository } from '../../../application/ports/repositories';
 import { isUuid } from '../../../domain/ids';
 import type { Tenant } from '../../../domain/tenant';
-import type { DB, TenantsTable } from './schema';
+import type { TenantsTable } from './schema';
+import type { TenantScope } from './tenant-scope';
 
+/** The tenants table is walled by id: a new tenant's row is written under its own id. */
 export class KyselyTenantRepository implements TenantRepository {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly scope: TenantScope) {}
 
   async create(tenant: Tenant): Promise<void> {
-    await this.db
-      .insertInto('tenants')
-      .values({ id: tenant.id, name: tenant.name, slug: tenant.slug, created_at: tenant.createdAt })
-      .execute();
+    await this.scope.forTenant(tenant.id, (db) =>
+      db
+        .insertInto('tenants')
+        .values({ id: tenant.id, name: tenant.name, slug: tenant.slug, created_at: tenant.createdAt })
+        .execute(),
+    );
   }
 
   async findById(id: string): Promise<Tenant | null> {
     // A uuid column rejects other strings with an error; no such id can exist, so answer "none".
     if (!isUuid(id)) return null;
-    const row = await this.db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.scope.forTenant(id, (db) =>
+      db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst(),
+    );
     return row ? toTenant(row) : null;
   }
 }

@@ -64,9 +64,10 @@ export function memoryRepositories(state: MemoryState): Repositories {
         for (const invite of state.invites.values()) if (invite.token === token) return invite;
         return null;
       },
-      async markAccepted(inviteId, now) {
+      async markAccepted(tenantId, inviteId, now) {
         const invite = state.invites.get(inviteId);
-        if (!invite || invite.acceptedAt !== null || invite.expiresAt.getTime() <= now.getTime()) return false;
+        if (!invite || invite.tenantId !== tenantId) return false;
+        if (invite.acceptedAt !== null || invite.expiresAt.getTime() <= now.getTime()) return false;
         state.invites.set(inviteId, { ...invite, acceptedAt: now });
         return true;
       },

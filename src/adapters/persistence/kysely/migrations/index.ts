@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001-initial';
+import * as tenantWalls from './0002-tenant-walls';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -7,6 +8,7 @@ import * as initial from './0001-initial';
  */
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001-initial': initial,
+  '0002-tenant-walls': tenantWalls,
 };
 
 export const migrationProvider: MigrationProvider = {

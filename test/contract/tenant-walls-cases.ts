@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import { createKyselyStorage } from '../../src/adapters/persistence/kysely/kysely-storage';
+import {
+  APP_ROLE,
+  LOOKUP_ACTIVE_API_KEY,
+  LOOKUP_INVITE_BY_TOKEN,
+  LOOKUP_USER_BY_EMAIL,
+} from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
+import type { DB } from '../../src/adapters/persistence/kysely/schema';
+import type { ServingDatabase } from '../../src/adapters/persistence/kysely/serving-database';
+import type { Storage } from '../../src/adapters/persistence/storage';
+import { ownerView } from '../support/owner-view';
+import { aUser, anApiKey, anInvite, seedTenant } from './storage-fixtures';
+
+const WALLED_BY_TENANT_ID = ['users', 'api_keys', 'tenant_invites'] as const;
+const INSUFFICIENT_PRIVILEGE = '42501';
+
+/** A tenant with one row in every walled table. */
+async function seedWalledTenant(storage: Storage) {
+  const { repos } = storage;
+  const { tenant, user } = await seedTenant(repos, 'admin');
+  const key = anApiKey(tenant.id, user.id);
+  const invite = anInvite(tenant.id, user.id);
+  await repos.apiKeys.create(key);
+  await repos.invites.create(invite);
+  return { tenant, user, key, invite, ids: { users: user.id, api_keys: key.id, tenant_invites: invite.id } };
+}
+
+/**
+ * Raw SQL with the tenant setting as the repositories set it, and nothing else: no WHERE on the
+ * tenant, so only the database's policies stand between the statement and other tenants' rows.
+ */
+function inTenant<T>(db: Kysely<DB>, tenantId: string, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`select set_config('app.tenant_id', ${tenantId}, true)`.execute(trx);
+    return work(trx);
+  });
+}
+
+async function idsIn(db: Kysely<DB>, table: (typeof WALLED_BY_TENANT_ID)[number]): Promise<{ id: string; tenant_id: string }[]> {
+  return db.selectFrom(table).select(['id', 'tenant_id']).execute();
+}
+
+/**
+ * Proof that Postgres itself keeps tenants apart, on a database opened as the service opens it:
+ * a connection working as the app role, with the policies as the only filter.
+ */
+export function describeTenantWallCases(name: string, open: () => Promise<ServingDatabase>): void {
+  describe(`tenant walls: ${name}`, () => {
+    let opened: ServingDatabase | undefined;
+    beforeAll(async () => {
+      opened = await open();
+    });
+    afterAll(async () => {
+      await opened?.close();
+    });
+    const serving = () => opened!.db;
+    const storage = () => createKyselyStorage(serving(), async () => undefined);
+
+    test('the service works as a role that is neither superuser nor owner, nor bypasses row security', async () => {
+      const { rows: [me] } = await sql<{ user: string; rolsuper: boolean; rolbypassrls: boolean }>`
+        select current_user as user, rolsuper, rolbypassrls from pg_roles where rolname = current_user`.execute(serving());
+      expect(me).toEqual({ user: APP_ROLE, rolsuper: false, rolbypassrls: false });
+
+      const { rows: tables } = await sql<{ relname: string; owner: string; relrowsecurity: boolean }>`
+        select c.relname, pg_get_userbyid(c.relowner) as owner, c.relrowsecurity
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relname in ('tenants', 'users', 'api_keys', 'tenant_invites')`.execute(serving());
+      expect(tables).toHaveLength(4);
+      for (const table of tables) {
+        expect(table.owner).not.toBe(APP_ROLE);
+        expect(table.relrowsecurity).toBe(true);
+      }
+    });
+
+    test('the app role cannot touch the migration bookkeeping', async () => {
+      await expect(sql`select * from kysely_migration`.execute(serving())).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
+    });
+
+    test("with tenant A's context an unfiltered SELECT returns exactly A's rows", async () => {
+      const a = await seedWalledTenant(storage());
+      await seedWalledTenant(storage());
+
+      for (const table of WALLED_BY_TENANT_ID) {
+        const rows = await inTenant(serving(), a.tenant.id, (trx) => idsIn(trx, table));
+        expect(rows).toEqual([{ id: a.ids[table], tenant_id: a.tenant.id }]);
+      }
+      const tenants = await inTenant(serving(), a.tenant.id, (trx) => trx.selectFrom('tenants').select('id').execute());
+      expect(tenants).toEqual([{ id: a.tenant.id }]);
+    });
+
+    test('without a tenant context an unfiltered SELECT returns no rows at all', async () => {
+      await seedWalledTenant(storage());
+      const owner = ownerView(serving());
+
+      for (const table of [...WALLED_BY_TENANT_ID, 'tenants'] as const) {
+        const seen = await serving().selectFrom(table).select('id').execute();
+        expect(seen).toEqual([]);
+        const all = await owner.selectFrom(table).select('id').execute();
+        expect(all.length).toBeGreaterThan(0);
+      }
+    });
+
+    test('a tenant context ends with the transaction that set it', async () => {
+      const a = await seedWalledTenant(storage());
+      expect(await storage().repos.invites.listPending(a.tenant.id, new Date())).toEqual([a.invite]);
+
+      // The repositories set it transaction-locally: nothing is left on the connection afterwards.
+      expect(await serving().selectFrom('tenant_invites').select('id').execute()).toEqual([]);
+      const { rows: [setting] } = await sql<{ value: string | null }>`
+        select current_setting('app.tenant_id', true) as value`.execute(serving());
+      expect(setting?.value ?? '').toBe('');
+    });
+
+    test("with tenant A's context an INSERT of a row for tenant B is refused", async () => {
+      const a = await seedWalledTenant(storage());
+      const b = await seedWalledTenant(storage());
+      const refused = { code: INSUFFICIENT_PRIVILEGE, message: expect.stringMatching(/row-level security/) };
+
+      const user = aUser(b.tenant.id);
+      await expect(inTenant(serving(), a.tenant.id, (trx) => trx.insertInto('users').values({
+        id: user.id, tenant_id: b.tenant.id, email: user.email, password_hash: user.passwordHash, role: 'owner', created_at: new Date(),
+      }).execute())).rejects.toMatchObject(refused);
+
+      const key = anApiKey(b.tenant.id, b.user.id);
+      await expect(inTenant(serving(), a.tenant.id, (trx) => trx.insertInto('api_keys').values({
+        id: key.id, tenant_id: b.tenant.id, user_id: b.user.id, key_prefix: key.keyPrefix, key_hash: key.keyHash, revoked: false, created_at: new Date(),
+      }).execute())).rejects.toMatchObject(refused);
+
+      const invite = anInvite(b.tenant.id, b.user.id);
+      await expect(inTenant(serving(), a.tenant.id, (trx) => trx.insertInto('tenant_invites').values({
+        id: invite.id, tenant_id: b.tenant.id, email: invite.email, role: 'admin', token: invite.token,
+        invited_by: b.user.id, expires_at: invite.expiresAt, accepted_at: null, created_at: new Date(),
+      }).execute())).rejects.toMatchObject(refused);
+
+      const otherTenant = randomUUID();
+      await expect(inTenant(serving(), a.tenant.id, (trx) => trx.insertInto('tenants').values({
+        id: otherTenant, name: 'Other', slug: `other-${otherTenant}`, created_at: new Date(),
+      }).execute())).rejects.toMatchObject(refused);
+
+      // No context at all: no tenant's row can be written.
+      await expect(serving().insertInto('tenants').values({
+        id: otherTenant, name: 'Other', slug: `other-${otherTenant}`, created_at: new Date(),
+      }).execute()).rejects.toMatchObject(refused);
+    });
+
+    test("with tenant A's context an UPDATE or DELETE of B's rows changes nothing", async () => {
+      const a = await seedWalledTenant(storage());
+      const b = await seedWalledTenant(storage());
+
+      const changed = await inTenant(serving(), a.tenant.id, async (trx) => [
+        ...(await trx.updateTable('users').set({ role: 'viewer' }).where('id', '=', b.user.id).returning('id').execute()),
+        ...(await trx.updateTable('api_keys').set({ revoked: true }).where('id', '=', b.key.id).returning('id').execute()),
+        ...(await trx.updateTable('tenant_invites').set({ accepted_at: new Date() }).returning('id').execute()),
+        ...(await trx.updateTable('tenants').set({ name: 'Taken over' }).where('id', '=', b.tenant.id).returning('id').execute()),
+        ...(await trx.deleteFrom('tenant_invites').where('id', '=', b.invite.id).returning('id').execute()),
+      ]);
+      // The unfiltered invite UPDATE reached A's own invite only.
+      expect(changed).toEqual([{ id: a.invite.id }]);
+
+      const { repos } = storage();
+      expect(await repos.users.findById(b.tenant.id, b.user.id)).toEqual(b.user);
+      expect(await repos.apiKeys.findActiveByHash(b.key.keyPrefix, b.key.keyHash)).not.toBeNull();
+      expect(await repos.invites.findByToken(b.invite.token)).toEqual(b.invite);
+      expect(await repos.tenants.findById(b.tenant.id)).toEqual(b.tenant);
+    });
+
+    test("with tenant A's context an UPDATE moving A's row to tenant B is refused", async () => {
+      const a = await seedWalledTenant(storage());
+      const b = await seedWalledTenant(storage());
+
+      for (const table of WALLED_BY_TENANT_ID) {
+        await expect(inTenant(serving(), a.tenant.id, (trx) =>
+          trx.updateTable(table).set({ tenant_id: b.tenant.id }).where('id', '=', a.ids[table]).execute(),
+        )).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
+      }
+      expect(await storage().repos.users.findById(a.tenant.id, a.user.id)).toEqual(a.user);
+    });
+
+    test('the security-definer lookups cross tenants only by their exact key', async () => {
+      const a = await seedWalledTenant(storage());
+      const b = await seedWalledTenant(storage());
+
+      const found = await inTenant(serving(), a.tenant.id, async (trx) => ({
+        user: (await sql<{ id: string }>`select id from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${b.user.email})`.execute(trx)).rows,
+        key: (await sql<{ key_id: string }>`
+          select key_id from ${sql.id(LOOKUP_ACTIVE_API_KEY)}(${b.key.keyPrefix}, ${b.key.keyHash})`.execute(trx)).rows,
+        invite: (await sql<{ id: string }>`select id from ${sql.id(LOOKUP_INVITE_BY_TOKEN)}(${b.invite.token})`.execute(trx)).rows,
+      }));
+      expect(found).toEqual({ user: [{ id: b.user.id }], key: [{ key_id: b.key.id }], invite: [{ id: b.invite.id }] });
+
+      // Patterns, fragments and half a key match nothing: there is no way to enumerate.
+      const misses = await Promise.all([
+        sql`select * from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${'%'})`.execute(serving()),
+        sql`select * from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${b.user.email.toUpperCase()})`.execute(serving()),
+        sql`select * from ${sql.id(LOOKUP_ACTIVE_API_KEY)}(${b.key.keyPrefix}, ${a.key.keyHash})`.execute(serving()),
+        sql`select * from ${sql.id(LOOKUP_ACTIVE_API_KEY)}(${a.key.keyPrefix}, ${b.key.keyHash})`.execute(serving()),
+        sql`select * from ${sql.id(LOOKUP_INVITE_BY_TOKEN)}(${b.invite.token.slice(0, 32)})`.execute(serving()),
+        sql`select * from ${sql.id(LOOKUP_INVITE_BY_TOKEN)}(${'%'})`.execute(serving()),
+      ]);
+      for (const miss of misses) expect(miss.rows).toEqual([]);
+    });
+
+    test('the lookups run as the owner with a pinned search_path, and only the app role may call them', async () => {
+      const { rows } = await sql<{ name: string; definer: boolean; config: string[] | null; public_can: boolean; app_can: boolean }>`
+        select p.proname as name, p.prosecdef as definer, p.proconfig as config,
+               exists (select from aclexplode(p.proacl) acl where acl.grantee = 0) as public_can,
+               has_function_privilege(${APP_ROLE}, p.oid, 'execute') as app_can
+        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname = 'public' and p.proname in (${sql.join([LOOKUP_USER_BY_EMAIL, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN])})
+        order by p.proname`.execute(serving());
+      expect(rows).toHaveLength(3);
+      for (const fn of rows) {
+        expect(fn).toMatchObject({ definer: true, config: ['search_path=public, pg_temp'], public_can: false, app_can: true });
+      }
+    });
+  });
+}
