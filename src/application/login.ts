@@ -51,6 +51,10 @@ export class Login {
     const matches = await hasher.verify(input.password, user?.passwordHash ?? dummyHash);
     if (!user || !matches) throw new InvalidCredentials();
     await throttle.reset(accountKey);
+    // The only moment the plain password is at hand: renew a hash made at older scrypt parameters.
+    if (hasher.needsRehash(user.passwordHash)) {
+      await users.updatePasswordHash(user.tenantId, user.id, await hasher.hash(input.password));
+    }
     const token = tokens.issue({ tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role });
     return { token, expiresIn: tokens.expiresIn };
   }

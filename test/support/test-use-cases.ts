@@ -1,4 +1,5 @@
 import type { Clock } from '../../src/application/ports/clock';
+import type { PasswordHasher } from '../../src/application/ports/password-hasher';
 import type { LoginFailurePolicy, LoginThrottle } from '../../src/application/ports/login-throttle';
 import type { UseCases } from '../../src/application/use-cases';
 import { JwtTokenService } from '../../src/adapters/crypto/jwt-token-service';
@@ -18,6 +19,8 @@ export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-bytes-long';
 export interface TestUseCasesOptions {
   readonly storage?: Storage;
   readonly clock?: Clock;
+  /** Real scrypt at FAST_SCRYPT unless given (e.g. one at older parameters). */
+  readonly hasher?: PasswordHasher;
   readonly inviteTtlSeconds?: number;
   /** Where failed logins are counted; by default in memory, on `clock`, with `loginFailures`. */
   readonly loginThrottle?: LoginThrottle;
@@ -36,7 +39,7 @@ export async function buildTestUseCases(options: TestUseCasesOptions = {}): Prom
   const storage = options.storage ?? createMemoryStorage();
   const clock = options.clock ?? new SystemClock();
   const services = {
-    hasher: new ScryptPasswordHasher(FAST_SCRYPT),
+    hasher: options.hasher ?? new ScryptPasswordHasher(FAST_SCRYPT),
     tokens: new JwtTokenService(TEST_JWT_SECRET),
     ids: new RandomUuidGenerator(),
     secrets: new NodeSecrets(),

@@ -62,4 +62,11 @@ export class ScryptPasswordHasher implements PasswordHasher {
     }
     return candidate.length === decoded.key.length && timingSafeEqual(candidate, decoded.key);
   }
+
+  needsRehash(storedHash: string): boolean {
+    const decoded = decode(storedHash);
+    if (!decoded) return true;
+    const { N, r, p } = decoded.params;
+    return N !== this.params.N || r !== this.params.r || p !== this.params.p || decoded.key.length !== KEY_BYTES;
+  }
 }

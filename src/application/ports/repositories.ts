@@ -18,6 +18,8 @@ export interface UserRepository {
   findByEmail(email: string): Promise<User | null>;
   /** The user of that tenant with that id; null when unknown or in another tenant. */
   findById(tenantId: string, userId: string): Promise<User | null>;
+  /** Replaces the user's password hash; does nothing when there is no such user in that tenant. */
+  updatePasswordHash(tenantId: string, userId: string, passwordHash: string): Promise<void>;
 }
 
 /** What an API key request acts as: the key's tenant and user, with the owner's current role. */

@@ -33,6 +33,19 @@ export function describeUserCases(storage: StorageGetter): void {
       expect(await repos.users.findById(a.tenant.id, a.user.id)).toEqual(a.user);
     });
 
+    test("updatePasswordHash replaces the hash of that tenant's user only", async () => {
+      const { repos } = storage();
+      const a = await seedTenant(repos);
+      const b = await seedTenant(repos);
+
+      await repos.users.updatePasswordHash(a.tenant.id, a.user.id, 'scrypt$renewed');
+      await repos.users.updatePasswordHash(a.tenant.id, b.user.id, 'scrypt$cross-tenant');
+      await repos.users.updatePasswordHash(a.tenant.id, 'not-a-uuid', 'scrypt$ignored');
+
+      expect((await repos.users.findById(a.tenant.id, a.user.id))?.passwordHash).toBe('scrypt$renewed');
+      expect(await repos.users.findById(b.tenant.id, b.user.id)).toEqual(b.user);
+    });
+
     test('a second user with a registered e-mail is refused, even in another tenant', async () => {
       const { repos } = storage();
       const a = await seedTenant(repos);

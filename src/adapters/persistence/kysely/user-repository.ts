@@ -54,6 +54,13 @@ export class KyselyUserRepository implements UserRepository {
     );
     return row ? toUser(row) : null;
   }
+
+  async updatePasswordHash(tenantId: string, userId: string, passwordHash: string): Promise<void> {
+    if (!isUuid(tenantId) || !isUuid(userId)) return;
+    await this.scope.forTenant(tenantId, (db) =>
+      db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).where('tenant_id', '=', tenantId).execute(),
+    );
+  }
 }
 
 function toUser(row: UserRow): User {

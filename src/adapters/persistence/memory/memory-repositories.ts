@@ -39,6 +39,10 @@ export function memoryRepositories(state: MemoryState): Repositories {
         const user = state.users.get(userId);
         return user && user.tenantId === tenantId ? user : null;
       },
+      async updatePasswordHash(tenantId, userId, passwordHash) {
+        const user = state.users.get(userId);
+        if (user && user.tenantId === tenantId) state.users.set(userId, { ...user, passwordHash });
+      },
     },
     apiKeys: {
       async create(key) {
