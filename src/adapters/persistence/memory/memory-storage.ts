@@ -23,6 +23,11 @@ class MemoryUnitOfWork implements UnitOfWork {
     this.queue = result.catch(() => undefined);
     return result;
   }
+
+  /** The committed state, for reading only (see createInspectableMemoryStorage). */
+  get state(): MemoryState {
+    return this.committed;
+  }
 }
 
 type MethodTable = Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>;
@@ -45,4 +50,22 @@ function autoCommitting(unitOfWork: UnitOfWork): Repositories {
 export function createMemoryStorage(): Storage {
   const unitOfWork = new MemoryUnitOfWork();
   return { repos: autoCommitting(unitOfWork), unitOfWork, close: async () => undefined };
+}
+
+export interface InspectableMemoryStorage extends Storage {
+  /**
+   * The committed records of the four tables as one canonical string: equal strings, equal data.
+   * Tests take one before and after a request to show that a refused request changed nothing.
+   */
+  snapshot(): string;
+}
+
+export function createInspectableMemoryStorage(): InspectableMemoryStorage {
+  const unitOfWork = new MemoryUnitOfWork();
+  const table = (rows: Map<string, object>) => [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const snapshot = () => {
+    const { tenants, users, apiKeys, invites } = unitOfWork.state;
+    return JSON.stringify({ tenants: table(tenants), users: table(users), apiKeys: table(apiKeys), invites: table(invites) });
+  };
+  return { repos: autoCommitting(unitOfWork), unitOfWork, close: async () => undefined, snapshot };
 }
