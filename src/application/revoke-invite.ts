@@ -14,7 +14,8 @@ export class RevokeInvite {
 
   async execute(caller: Principal, inviteId: string): Promise<void> {
     assertRoleAtLeast(caller.role, 'admin');
-    if (!isUuid(inviteId) || !(await this.deps.invites.deleteUnaccepted(caller.tenantId, inviteId))) {
+    // UUIDs are case-insensitive; ids are stored in lowercase, so every backend matches alike.
+    if (!isUuid(inviteId) || !(await this.deps.invites.deleteUnaccepted(caller.tenantId, inviteId.toLowerCase()))) {
       throw new InviteNotFound();
     }
   }

@@ -55,7 +55,7 @@ describe('Invites', () => {
     await useCases.signup.execute({ email: uniqueEmail(), password: PASSWORD, inviteToken: accepted.inviteToken });
     const idOf = async (token: string) => (await storage.repos.invites.findByToken(token))!.id;
 
-    await useCases.revokeInvite.execute(a, await idOf(pending.inviteToken));
+    await useCases.revokeInvite.execute(a, (await idOf(pending.inviteToken)).toUpperCase());
     expect(await storage.repos.invites.findByToken(pending.inviteToken)).toBeNull();
 
     clock.advanceSeconds(601);
