@@ -1,6 +1,6 @@
 /**
  * The fuzz suites' shared harness: run settings, one real HTTP server per suite, and the three
- * properties every response must keep (see docs/security-abuse.md):
+ * properties every response must keep (see docs/security.md, "Abuse suite and fuzzed API"):
  *
  *   1. never a 5xx (and nothing reaches the app's error log);
  *   2. every 4xx is JSON with a string `error`;
