@@ -1,0 +1,70 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { Server } from 'node:http';
+import { READY_PREFIX, type ChildInfo, type ChildMessage, type MemoryBreakdown, type ParentMessage } from './protocol';
+
+const NS_PER_MS = 1e6;
+
+/**
+ * The child's side of the bench channel: an event-loop delay histogram the parent resets and reads
+ * around each run, an info request, and a clean shutdown. Also exits if the parent goes away, so a
+ * killed bench never leaves a server behind.
+ */
+export function memoryBreakdown(): MemoryBreakdown {
+  const { rss, heapTotal, heapUsed, external, arrayBuffers } = process.memoryUsage();
+  return { rss, heapTotal, heapUsed, external, arrayBuffers };
+}
+
+export function serveBenchChannel(server: Server, info: () => ChildInfo, close: () => Promise<void>): void {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+
+  const send = (message: ChildMessage): void => {
+    if (process.send) process.send(message);
+  };
+
+  let closing = false;
+  const shutdown = (): void => {
+    if (closing) return;
+    closing = true;
+    delay.disable();
+    server.close();
+    server.closeAllConnections();
+    void close().finally(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+
+  process.on('message', (raw: ParentMessage) => {
+    switch (raw.type) {
+      case 'eld-reset':
+        delay.reset();
+        break;
+      case 'eld-read':
+        send({
+          type: 'eld',
+          id: raw.id,
+          delay: {
+            p50: delay.percentile(50) / NS_PER_MS,
+            p99: delay.percentile(99) / NS_PER_MS,
+            max: delay.max / NS_PER_MS,
+            mean: Number.isFinite(delay.mean) ? delay.mean / NS_PER_MS : 0,
+          },
+        });
+        break;
+      case 'info':
+        send({ type: 'info', id: raw.id, info: info() });
+        break;
+      case 'shutdown':
+        shutdown();
+        break;
+    }
+  });
+  process.on('disconnect', shutdown);
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+export function announceReady(server: Server): void {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('server is not listening on a TCP port');
+  process.stdout.write(`${READY_PREFIX}${address.port}\n`);
+}

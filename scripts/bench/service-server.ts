@@ -1,0 +1,68 @@
+/**
+ * The service as main builds it (src/bootstrap/main.ts): openStorage, buildUseCases with the
+ * production ScryptPasswordHasher (OWASP parameters), JwtTokenService, createApp. Differences, all
+ * for the bench: a fixed JWT secret, rate limits and the login-failure limit raised to 10^9 (a
+ * benchmark from one address would otherwise measure 429s), port 0 on 127.0.0.1, no request log,
+ * and the embedded database in memory (PGLITE_DIR=memory://) unless DATABASE_URL is set.
+ *
+ * Prints `READY <port>` once listening; event-loop delay and info over IPC (child-channel.ts).
+ */
+import 'reflect-metadata';
+import { JwtTokenService } from '../../src/adapters/crypto/jwt-token-service';
+import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
+import { RandomUuidGenerator } from '../../src/adapters/crypto/random-uuid-generator';
+import { ScryptPasswordHasher } from '../../src/adapters/crypto/scrypt-password-hasher';
+import { createApp } from '../../src/adapters/http/app';
+import { SystemClock } from '../../src/adapters/time/system-clock';
+import { loadConfig } from '../../src/bootstrap/config';
+import { openStorage } from '../../src/bootstrap/database';
+import { buildUseCases } from '../../src/bootstrap/wire';
+import { announceReady, memoryBreakdown, serveBenchChannel } from './child-channel';
+
+export const BENCH_JWT_SECRET = 'portcullis-bench-secret-0123456789abcdef';
+const RAISED = String(1_000_000_000);
+
+async function main(): Promise<void> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    JWT_SECRET: BENCH_JWT_SECRET,
+    PGLITE_DIR: process.env['DATABASE_URL'] ? (process.env['PGLITE_DIR'] ?? 'memory://') : 'memory://',
+    RATE_LIMIT_GLOBAL: RAISED,
+    RATE_LIMIT_LOGIN: RAISED,
+    RATE_LIMIT_SIGNUP: RAISED,
+    LOGIN_FAILURE_LIMIT: RAISED,
+    LOG_LEVEL: 'silent',
+  };
+  delete env['REDIS_URL']; // counters in process, as on a single instance
+  const config = loadConfig(env);
+
+  const { storage, location } = await openStorage(config);
+  const hasher = new ScryptPasswordHasher();
+  const useCases = await buildUseCases(storage, {
+    hasher,
+    tokens: new JwtTokenService(BENCH_JWT_SECRET),
+    ids: new RandomUuidGenerator(),
+    secrets: new NodeSecrets(),
+    clock: new SystemClock(),
+  }, { inviteTtlSeconds: config.inviteTtlSeconds, loginFailures: config.loginFailures });
+  const hashScheme = (await hasher.hash('bench-probe-password')).split('$').slice(0, 4).join('$');
+
+  let serverErrors = 0;
+  const app = createApp(useCases, { corsOrigin: config.corsOrigin, rateLimits: config.rateLimits }, (error) => {
+    serverErrors += 1;
+    if (serverErrors <= 5) console.error('service-server: request failed:', error);
+  });
+
+  const server = app.listen(0, '127.0.0.1', () => announceReady(server));
+  serveBenchChannel(
+    server,
+    () => ({ location, hashScheme, threadPoolSize: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4), serverErrors, memory: memoryBreakdown() }),
+    () => storage.close(),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error('service-server failed to start:', error);
+  process.exit(1);
+});
