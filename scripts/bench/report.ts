@@ -41,7 +41,8 @@ function times(value: number): string {
 }
 
 function others(samples: readonly RunSample[]): string {
-  return fixed(median(samples.map((x) => x.foreignCpu.others)), 2);
+  const pg = median(samples.map((x) => x.foreignCpu.postgres));
+  return `${fixed(median(samples.map((x) => x.foreignCpu.others)), 2)}${pg >= 0.01 ? ` (Postgres ${fixed(pg, 2)})` : ''}`;
 }
 
 function verdict(ok: boolean): Verdict {
@@ -217,7 +218,7 @@ export function renderMode(r: ModeResult): string {
   const targetLines = targets(r);
   const missed = targetLines.filter((t) => t.verdict === 'MISS').length;
   const noise = noiseNotes(r);
-  const busy = r.loadBefore[0]! > 0.5 * m.cores;
+  const busy = median(allRuns(r).map((x) => x.foreignCpu.others)) > NOISY_FOREIGN_CPU;
   const out: string[] = [];
 
   out.push(`## ${modeTitle(r.mode)}${r.mode === 'postgres' ? ' (main figures)' : ''}`);
@@ -228,7 +229,7 @@ export function renderMode(r: ModeResult): string {
   out.push(`- **Source:** commit ${r.source.commit}${r.source.dirtySrcFiles > 0 ? ` plus uncommitted changes to ${r.source.dirtySrcFiles} file(s) under src (others' work in progress: the working tree as it was is what ran)` : ', clean src'}`);
   out.push(`- **Database:** ${r.database}${r.databaseVersion ? ` (server ${r.databaseVersion})` : ''}`);
   out.push(`- **Settings:** ${s.reps} repetitions × ${s.duration} s per run after ${s.warmup} s warm-up per process and scenario; ${s.connections} connections (throughput), ${s.loginConnections} (login, sign-up); ${s.apiKeys} API keys rotated, ${s.freshKeys} never-used keys for first use; ${s.invites} pending invites; ${s.timingPairs} known/unknown login pairs; /healthz probe at ${s.probeRate} req/s; libuv pool ${r.serviceInfo.threadPoolSize} threads; servers run ${s.runner === 'compiled' ? 'as compiled JavaScript (plain `node`)' : 'under `node --import tsx`'}`);
-  out.push(`- **Load average** (1/5/15 min) before: ${r.loadBefore.map((v) => v.toFixed(2)).join(' / ')}, after: ${r.loadAfter.map((v) => v.toFixed(2)).join(' / ')}${busy ? ' — **the machine was already busy when the bench started**' : ''}. CPU used by other processes (not the bench, not its servers) during measured runs: median ${fixed(median(allRuns(r).map((x) => x.foreignCpu.others)), 2)}, max ${fixed(max(allRuns(r).map((x) => x.foreignCpu.others)), 2)} CPUs (column "others' CPU" below).`);
+  out.push(`- **Load average** (1/5/15 min) before: ${r.loadBefore.map((v) => v.toFixed(2)).join(' / ')}, after: ${r.loadAfter.map((v) => v.toFixed(2)).join(' / ')}. CPU used by other processes (not the bench, its servers or Postgres) during measured runs: median ${fixed(median(allRuns(r).map((x) => x.foreignCpu.others)), 2)}, max ${fixed(max(allRuns(r).map((x) => x.foreignCpu.others)), 2)} CPUs (column "others' CPU" below)${busy ? ' — **the machine was busy with other work during most runs**' : ''}.`);
   const mem = (m: MemoryBreakdown): string => `RSS ${mb(m.rss)}, V8 heap ${mb(m.heapTotal)} (${mb(m.heapUsed)} used), external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)}) MB`;
   out.push(`- **Memory** (process.memoryUsage): service after the throughput scenarios ${mem(r.memory.serviceAfterThroughput)}; after login and sign-up ${mem(r.memory.serviceAfterOps)}; baseline ${mem(r.memory.baseline)}.`);
   out.push(`- Seeding (owner, ${s.apiKeys + s.freshKeys} keys, ${s.invites} invites over HTTP) took ${fixed(r.seedSeconds, 1)} s. Idle RSS after seeding: service ${mb(r.idleRss.service)} MB, baseline ${mb(r.idleRss.baseline)} MB. Server errors (500) during the run: ${r.serverErrors}.`);
@@ -239,7 +240,7 @@ export function renderMode(r: ModeResult): string {
   out.push('');
   out.push('### Throughput against the baseline');
   out.push('');
-  out.push('Medians over the repetitions; each service figure\'s ratio is to the baseline\'s median in the same run (req/s as a percentage, the rest as a factor). Latencies are per request under load; "CPU µs/req" is the server process\'s own CPU time per answered request (less sensitive to a shared machine than req/s); RSS is the process\'s peak during a run; "others\' CPU" is how many CPUs other processes on the machine kept busy meanwhile.');
+  out.push('Medians over the repetitions; each service figure\'s ratio is to the baseline\'s median in the same run (req/s as a percentage, the rest as a factor). Latencies are per request under load; "CPU µs/req" is the server process\'s own CPU time per answered request (less sensitive to a shared machine than req/s); RSS is the process\'s peak during a run; "others\' CPU" is how many CPUs other processes on the machine kept busy meanwhile, with the local Postgres server\'s share (mostly the service\'s own queries, in the database scenarios) apart.');
   out.push('');
   out.push(table(
     ['Scenario', 'Process', 'req/s', 'vs base', 'p50 ms', 'vs base', 'p99 ms', 'vs base', 'CPU µs/req', 'vs base', 'RSS MB', 'vs base', 'req/s per repetition', 'non-2xx', "others' CPU"],
@@ -303,7 +304,9 @@ holds the main figures; the embedded section is kept beside it.
   and of a login with an unknown e-mail against a known one (wrong password), alternated.
 - **RSS** is VmRSS from /proc, sampled every 100 ms during each run; the peak is reported.
 - **Noise** is measured, not guessed: for every run, the CPU time the rest of the machine used (from
-  /proc/stat, minus the bench's own processes) is reported as "others' CPU", in CPUs. Login and
+  /proc/stat, minus the bench's own processes) is reported as "others' CPU", in CPUs, with the local
+  Postgres server's processes counted apart (in a database scenario that is mostly the service's own
+  queries; Postgres runs on the same 2 CPUs). Login and
   sign-up runs are followed by a pause until the requests autocannon abandoned at the end have been
   served, so that one run's scrypt work does not land in the next.
 - Latency percentiles are computed from every 2xx response's time as autocannon reports it (in

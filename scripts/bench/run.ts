@@ -27,7 +27,9 @@ async function postgresVersion(url: string): Promise<string | undefined> {
 }
 
 /** The commit, and how many files under src differ from it: the bench runs the working tree. */
-function sourceState(): { commit: string; dirtySrcFiles: number } {
+type Source = ModeResult['source'];
+
+function sourceState(): Source {
   const git = (...args: string[]): string => {
     try {
       return execFileSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8' }).trim();
@@ -46,9 +48,10 @@ function childEnv(mode: DatabaseMode): NodeJS.ProcessEnv {
   return env;
 }
 
-async function runMode(mode: DatabaseMode, settings: Settings, runner: Runner): Promise<ModeResult> {
+async function runMode(mode: DatabaseMode, settings: Settings, runner: Runner, compiledSource: Source): Promise<ModeResult> {
   const startedAt = new Date();
-  const source = sourceState();
+  // Compiled servers run what was compiled at the start; under tsx each start reads the tree anew.
+  const source = runner.kind === 'compiled' ? compiledSource : sourceState();
   const loadBefore = loadAverage();
   console.log(`\nbench: ── ${modeTitle(mode)} ──`);
 
@@ -111,10 +114,11 @@ async function main(): Promise<void> {
   if (settings.reps < 3) console.warn(`bench: BENCH_REPS=${settings.reps}: the issue asks for at least 3 repetitions`);
   if (settings.apiKeys < 1000) console.warn(`bench: BENCH_API_KEYS=${settings.apiKeys}: the issue asks for at least 1000`);
   console.log(`bench: modes ${modes.join(', ')}; compiling the servers (${settings.runner})`);
+  const source = sourceState();
   const runner = prepareRunner(settings.runner);
   const out = resolve(PROJECT_ROOT, settings.out);
   for (const mode of modes) {
-    const result = await runMode(mode, settings, runner);
+    const result = await runMode(mode, settings, runner, source);
     const section = renderMode(result);
     console.log(`\n${section}`);
     writeReport(out, mode, section);

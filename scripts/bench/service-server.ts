@@ -1,7 +1,7 @@
 /**
- * The service as main builds it (src/bootstrap/main.ts): openStorage, buildUseCases with the
- * production ScryptPasswordHasher (OWASP parameters), JwtTokenService, createApp. Differences, all
- * for the bench: a fixed JWT secret, rate limits and the login-failure limit raised to 10^9 (a
+ * The service as main builds it (src/bootstrap/main.ts) without REDIS_URL: openStorage,
+ * buildUseCases with the production ScryptPasswordHasher (OWASP parameters), JwtTokenService, the
+ * in-memory login throttle, createApp. Differences, all for the bench: a fixed JWT secret, rate limits and the login-failure limit raised to 10^9 (a
  * benchmark from one address would otherwise measure 429s), port 0 on 127.0.0.1, no request log,
  * and the embedded database in memory (PGLITE_DIR=memory://) unless DATABASE_URL is set.
  *
@@ -13,11 +13,27 @@ import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../../src/adapters/crypto/random-uuid-generator';
 import { ScryptPasswordHasher } from '../../src/adapters/crypto/scrypt-password-hasher';
 import { createApp } from '../../src/adapters/http/app';
+import { MemoryLoginThrottle } from '../../src/adapters/rate-limit/memory-login-throttle';
 import { SystemClock } from '../../src/adapters/time/system-clock';
 import { loadConfig } from '../../src/bootstrap/config';
 import { openStorage } from '../../src/bootstrap/database';
 import { buildUseCases } from '../../src/bootstrap/wire';
 import { announceReady, memoryBreakdown, serveBenchChannel } from './child-channel';
+
+/**
+ * The production hasher (its defaults: OWASP parameters), noting the header of the hashes it makes
+ * (`scrypt$N$r$p`) so the report shows what logins really run at. It hashes nothing of its own: an
+ * extra scrypt at start would leave another 16 MiB buffer in a malloc arena and inflate the RSS.
+ */
+class SchemeRecordingHasher extends ScryptPasswordHasher {
+  scheme = 'unknown (no hash made yet)';
+
+  override async hash(password: string): Promise<string> {
+    const stored = await super.hash(password);
+    this.scheme = stored.split('$').slice(0, 4).join('$');
+    return stored;
+  }
+}
 
 export const BENCH_JWT_SECRET = 'portcullis-bench-secret-0123456789abcdef';
 const RAISED = String(1_000_000_000);
@@ -38,15 +54,16 @@ async function main(): Promise<void> {
   const config = loadConfig(env);
 
   const { storage, location } = await openStorage(config);
-  const hasher = new ScryptPasswordHasher();
+  const hasher = new SchemeRecordingHasher();
+  const clock = new SystemClock();
   const useCases = await buildUseCases(storage, {
     hasher,
     tokens: new JwtTokenService(BENCH_JWT_SECRET),
     ids: new RandomUuidGenerator(),
     secrets: new NodeSecrets(),
-    clock: new SystemClock(),
-  }, { inviteTtlSeconds: config.inviteTtlSeconds, loginFailures: config.loginFailures });
-  const hashScheme = (await hasher.hash('bench-probe-password')).split('$').slice(0, 4).join('$');
+    clock,
+    loginThrottle: new MemoryLoginThrottle(config.loginFailures, clock), // main's choice without REDIS_URL
+  }, { inviteTtlSeconds: config.inviteTtlSeconds });
 
   let serverErrors = 0;
   const app = createApp(useCases, { corsOrigin: config.corsOrigin, rateLimits: config.rateLimits }, (error) => {
@@ -57,7 +74,7 @@ async function main(): Promise<void> {
   const server = app.listen(0, '127.0.0.1', () => announceReady(server));
   serveBenchChannel(
     server,
-    () => ({ location, hashScheme, threadPoolSize: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4), serverErrors, memory: memoryBreakdown() }),
+    () => ({ location, hashScheme: hasher.scheme, threadPoolSize: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4), serverErrors, memory: memoryBreakdown() }),
     () => storage.close(),
   );
 }

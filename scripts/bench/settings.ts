@@ -1,7 +1,6 @@
 import { cpus, freemem, loadavg, release, totalmem, type, availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from './children';
 
 export type DatabaseMode = 'postgres' | 'embedded';
 
@@ -127,4 +126,3 @@ export function describeCommand(): string {
   return [...env, base].join(' ');
 }
 
-export const OUT_ROOT = PROJECT_ROOT;
