@@ -23,6 +23,7 @@ import { OWASP_SCRYPT, ScryptPasswordHasher } from '../src/adapters/crypto/scryp
 import { createApp } from '../src/adapters/http/app';
 import { createMemoryStorage } from '../src/adapters/persistence/memory/memory-storage';
 import { SystemClock } from '../src/adapters/time/system-clock';
+import { MemoryLoginThrottle } from '../src/adapters/rate-limit/memory-login-throttle';
 import { buildUseCases, type Policy } from '../src/bootstrap/wire';
 
 const PAIRS = Number(process.argv[2] ?? process.env['LOGIN_TIMING_PAIRS'] ?? 40);
@@ -65,13 +66,15 @@ function summary(values: readonly number[]) {
 
 async function main(): Promise<void> {
   if (!Number.isSafeInteger(PAIRS) || PAIRS < 1) throw new Error(`pairs must be a positive integer, got ${PAIRS}`);
-  const policy: Policy = { inviteTtlSeconds: 604_800, loginFailures: { limit: WIDE_OPEN, windowSeconds: 60 } };
+  const policy: Policy = { inviteTtlSeconds: 604_800 };
+  const clock = new SystemClock();
   const useCases = await buildUseCases(createMemoryStorage(), {
     hasher: new ScryptPasswordHasher(), // the production default, OWASP_SCRYPT
     tokens: new JwtTokenService(randomBytes(32).toString('hex')),
     ids: new RandomUuidGenerator(),
     secrets: new NodeSecrets(),
-    clock: new SystemClock(),
+    clock,
+    loginThrottle: new MemoryLoginThrottle({ limit: WIDE_OPEN, windowSeconds: 60 }, clock),
   }, policy);
   const app = createApp(useCases, {
     corsOrigin: 'http://localhost:5173',

@@ -5,7 +5,7 @@ import { ListInvites } from '../application/list-invites';
 import { Login } from '../application/login';
 import type { Clock } from '../application/ports/clock';
 import type { IdGenerator } from '../application/ports/ids';
-import type { LoginFailurePolicy, LoginThrottle } from '../application/ports/login-throttle';
+import type { LoginThrottle } from '../application/ports/login-throttle';
 import type { PasswordHasher } from '../application/ports/password-hasher';
 import type { Secrets } from '../application/ports/secrets';
 import type { TokenService } from '../application/ports/token-service';
@@ -13,7 +13,6 @@ import { RevokeInvite } from '../application/revoke-invite';
 import { Signup } from '../application/signup';
 import type { UseCases } from '../application/use-cases';
 import type { Storage } from '../adapters/persistence/storage';
-import { MemoryLoginThrottle } from '../adapters/rate-limit/memory-login-throttle';
 
 export interface Services {
   readonly hasher: PasswordHasher;
@@ -21,21 +20,13 @@ export interface Services {
   readonly ids: IdGenerator;
   readonly secrets: Secrets;
   readonly clock: Clock;
-  /**
-   * Failed logins per account. main always passes one (Redis when REDIS_URL is set, so instances
-   * share the counts); left out, buildUseCases keeps them in this process's memory.
-   */
-  readonly loginThrottle?: LoginThrottle | undefined;
+  /** Failed logins per account: Redis when REDIS_URL is set (instances share the counts), else in process. */
+  readonly loginThrottle: LoginThrottle;
 }
 
 export interface Policy {
   readonly inviteTtlSeconds: number;
-  /** For the in-memory throttle made when Services has none; defaults to the configuration's defaults. */
-  readonly loginFailures?: LoginFailurePolicy | undefined;
 }
-
-/** The defaults of LOGIN_FAILURE_LIMIT and LOGIN_FAILURE_WINDOW_SECONDS (src/bootstrap/config.ts). */
-export const DEFAULT_LOGIN_FAILURES: LoginFailurePolicy = { limit: 10, windowSeconds: 900 };
 
 /**
  * The composition root's core: every use-case built from one storage backend and one set of
@@ -43,8 +34,7 @@ export const DEFAULT_LOGIN_FAILURES: LoginFailurePolicy = { limit: 10, windowSec
  */
 export async function buildUseCases(storage: Storage, services: Services, policy: Policy): Promise<UseCases> {
   const { repos, unitOfWork } = storage;
-  const { hasher, tokens, ids, secrets, clock } = services;
-  const loginThrottle = services.loginThrottle ?? new MemoryLoginThrottle(policy.loginFailures ?? DEFAULT_LOGIN_FAILURES, clock);
+  const { hasher, tokens, ids, secrets, clock, loginThrottle } = services;
   // Made once at start so that a login for an unknown e-mail costs one real verification too.
   const dummyHash = await hasher.hash(secrets.randomHex(32));
   return {

@@ -10,7 +10,8 @@ import { createMemoryStorage } from '../../src/adapters/persistence/memory/memor
 import type { Storage } from '../../src/adapters/persistence/storage';
 import { MemoryLoginThrottle } from '../../src/adapters/rate-limit/memory-login-throttle';
 import { SystemClock } from '../../src/adapters/time/system-clock';
-import { buildUseCases, DEFAULT_LOGIN_FAILURES, type Services } from '../../src/bootstrap/wire';
+import { loadConfig } from '../../src/bootstrap/config';
+import { buildUseCases, type Services } from '../../src/bootstrap/wire';
 
 /** Real scrypt with a small cost: the same code path as production, fast enough for hundreds of tests. */
 export const FAST_SCRYPT = { N: 1024, r: 8, p: 1 } as const;
@@ -44,7 +45,7 @@ export async function buildTestUseCases(options: TestUseCasesOptions = {}): Prom
     ids: new RandomUuidGenerator(),
     secrets: new NodeSecrets(),
     clock,
-    loginThrottle: options.loginThrottle ?? new MemoryLoginThrottle(options.loginFailures ?? DEFAULT_LOGIN_FAILURES, clock),
+    loginThrottle: options.loginThrottle ?? new MemoryLoginThrottle(options.loginFailures ?? loadConfig({}).loginFailures, clock),
   };
   const useCases = await buildUseCases(storage, services, { inviteTtlSeconds: options.inviteTtlSeconds ?? 604_800 });
   return { useCases, storage, services };
