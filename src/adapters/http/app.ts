@@ -7,6 +7,7 @@ import { HttpError } from './http-error';
 import { createRateLimiters, type RateLimitConfig, type RateLimitStoreFactory } from './rate-limits';
 import { routeGroup } from './route-group';
 import { securityHeaders } from './security-headers';
+import { docsRoutes } from './routes/docs-routes';
 import { protectedRoutes } from './routes/protected-routes';
 import { publicRoutes } from './routes/public-routes';
 
@@ -57,6 +58,7 @@ export function createApp(useCases: UseCases, config: HttpConfig, log: (err: unk
     res.status(200).json({ status: 'ok' });
   });
   app.use(limiters.global);
+  app.use(docsRoutes()); // GET /api/v1/openapi.json and /docs: public, rate limited, their own CSP
 
   // Authentication belongs to the protected group itself, not to a path: see routeGroup for why it
   // is attached per matched route, which keeps an unknown path a 404 rather than a 401.
