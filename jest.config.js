@@ -5,5 +5,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   setupFiles: ['reflect-metadata'],
+  // Every supertest response from a Portcullis app is checked against docs/openapi.yaml.
+  setupFilesAfterEnv: ['<rootDir>/test/support/openapi-supertest-hook.ts'],
   testTimeout: 30000,
 };

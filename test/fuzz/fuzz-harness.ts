@@ -4,7 +4,8 @@
  *
  *   1. never a 5xx (and nothing reaches the app's error log);
  *   2. every 4xx is JSON with a string `error`;
- *   3. a request answered with a 4xx leaves the stored data exactly as it was.
+ *   3. a request answered with a 4xx leaves the stored data exactly as it was;
+ * and every answer is one docs/openapi.yaml allows (test/support/openapi-validator.ts).
  *
  * Runs are reproducible: a fixed seed, and a bounded number of runs per property, small enough for CI.
  *   npm test -- test/fuzz                      default: FUZZ_RUNS=100 per property, fixed seed
@@ -25,6 +26,7 @@ import fc from 'fast-check';
 import type { Express } from 'express';
 import { createInspectableMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
 import { buildTestApp, type TestApp } from '../support/http-app';
+import { assertMatchesOpenApi } from '../support/openapi-validator';
 import type { TestUseCasesOptions } from '../support/test-use-cases';
 
 export const FUZZ_SEED = integerFromEnv('FUZZ_SEED', 0x5eed);
@@ -135,6 +137,8 @@ export function checkResponse(request: FuzzRequest, res: FuzzResponse, newlyLogg
   const where = `${request.method} ${request.path}`;
   if (res.status >= 500) throw new Error(`${where} answered ${res.status}: ${res.text.slice(0, 300)}`);
   if (newlyLogged.length > 0) throw new Error(`${where} put an error in the app's log: ${String(newlyLogged[0])}`);
+  // Every answer, 2xx included, must be one docs/openapi.yaml allows: the fuzzers are its best drift detectors.
+  assertMatchesOpenApi({ method: request.method, target: request.path, status: res.status, headers: res.headers, body: res.text });
   if (res.status < 400) return;
   const type = res.headers['content-type'] ?? '';
   if (!/^application\/json(;|$)/.test(type)) throw new Error(`${where} answered ${res.status} with Content-Type "${type}"`);
