@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
-import { parse } from 'yaml';
+import { load } from 'js-yaml';
 import { OPENAPI_DOCUMENT_PATH } from '../../src/adapters/http/docs/openapi-document';
 import { protectedRoutes } from '../../src/adapters/http/routes/protected-routes';
 import { publicRoutes } from '../../src/adapters/http/routes/public-routes';
@@ -8,7 +8,7 @@ import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, expectError, signupOwner } from '../support/http-fixtures';
 import { documentedOperations, NOT_YET_SERVED } from '../support/openapi-operations';
 
-const documentOnDisk = parse(readFileSync(OPENAPI_DOCUMENT_PATH, 'utf8')) as Record<string, unknown>;
+const documentOnDisk = load(readFileSync(OPENAPI_DOCUMENT_PATH, 'utf8')) as Record<string, unknown>;
 
 /** Every src= and href= of a page, in order. */
 function referencedUrls(html: string): string[] {

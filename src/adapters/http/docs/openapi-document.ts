@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
+import { load } from 'js-yaml';
 
 /**
  * docs/openapi.yaml at the package root. This module sits four folders below the root both as
@@ -21,7 +21,7 @@ function parseDocument(file: string): OpenApiDocument {
   } catch (error) {
     throw new Error(`The API reference ${file} cannot be read: ${(error as Error).message}`, { cause: error });
   }
-  const document: unknown = parse(text);
+  const document: unknown = load(text); // YAML 1.2 core schema: plain JSON values, no dates or tags
   if (typeof document !== 'object' || document === null || typeof (document as { openapi?: unknown }).openapi !== 'string') {
     throw new Error(`The API reference ${file} is not an OpenAPI document`);
   }
