@@ -14,7 +14,8 @@ export type OpenApiDocument = Readonly<Record<string, unknown>>;
 
 let cached: { readonly document: OpenApiDocument; readonly json: string } | undefined;
 
-function parseDocument(file: string): OpenApiDocument {
+/** Reads and parses one file; throws, naming the file, when it is missing or not an OpenAPI document. */
+export function readOpenApiDocument(file: string): OpenApiDocument {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -30,7 +31,7 @@ function parseDocument(file: string): OpenApiDocument {
 
 function loaded(): { readonly document: OpenApiDocument; readonly json: string } {
   if (!cached) {
-    const document = parseDocument(OPENAPI_DOCUMENT_PATH);
+    const document = readOpenApiDocument(OPENAPI_DOCUMENT_PATH);
     cached = { document, json: JSON.stringify(document) };
   }
   return cached;

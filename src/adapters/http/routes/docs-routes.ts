@@ -8,7 +8,7 @@ const ASSET_CACHE_CONTROL = 'public, max-age=86400';
 
 /**
  * The API reference: the document as JSON and a page that renders it. No authentication. They are
- * mounted behind the global rate limit like every other route: a reader's page costs five requests,
+ * mounted behind the global rate limit like every other route: a page view costs six requests,
  * and the Swagger UI bundle (1.7 MB) is not something to serve unmetered.
  *
  * The document is read and serialised here, when the app is built, so a missing docs/openapi.yaml
