@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 
 export interface RouteDefinition {
-  readonly method: 'get' | 'post' | 'delete';
+  readonly method: 'get' | 'post' | 'patch' | 'delete';
   readonly path: string;
   readonly handlers: readonly RequestHandler[];
 }
