@@ -13,6 +13,7 @@ import { MemoryLoginThrottle } from '../adapters/rate-limit/memory-login-throttl
 import { RedisLoginThrottle } from '../adapters/rate-limit/redis-login-throttle';
 import { redisRateLimitStores } from '../adapters/rate-limit/redis-rate-limit-store';
 import { SystemClock } from '../adapters/time/system-clock';
+import { openCredentialFeed } from './change-feed';
 import { ConfigError, loadConfig } from './config';
 import { openStorage } from './database';
 import { closeRedis, openRedis, REDIS_KEY_PREFIX, redactRedisUrl } from './redis';
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
   const { storage, location, appliedMigrations } = await openStorage(config);
   log.info({ appliedMigrations }, `storage: ${location}`);
 
+  const feed = await openCredentialFeed(config.databaseUrl, storage, (error) => log.error({ err: error }, 'credential changes'));
   const clock = new SystemClock();
   const loginThrottle: LoginThrottle = redis
     ? new RedisLoginThrottle(redis, { keyPrefix: REDIS_KEY_PREFIX, ...config.loginFailures })
@@ -52,6 +54,8 @@ async function main(): Promise<void> {
     secrets: new NodeSecrets(),
     clock,
     loginThrottle,
+    credentials: feed.credentials,
+    onBackgroundError: (error) => log.error({ err: error }, 'api key usage'),
   }, { inviteTtlSeconds: config.inviteTtlSeconds });
 
   const app = createApp(useCases, {
@@ -62,7 +66,7 @@ async function main(): Promise<void> {
   }, (error) => log.error({ err: error }, 'request failed'));
 
   const closeAll = async (): Promise<void> => {
-    await Promise.allSettled([storage.close(), redis ? closeRedis(redis) : Promise.resolve()]);
+    await Promise.allSettled([feed.close(), storage.close(), redis ? closeRedis(redis) : Promise.resolve()]);
   };
 
   const server: Server = app.listen(config.port, config.host, () => {
