@@ -17,9 +17,12 @@ export interface ListenerTiming {
   readonly retryMs: number;
   /** A query on the listening connection this often, so a silently dead connection is noticed. */
   readonly heartbeatMs: number;
+  /** How the connection shows in pg_stat_activity. */
+  readonly applicationName?: string;
 }
 
 const DEFAULT_TIMING: ListenerTiming = { retryMs: 1_000, heartbeatMs: 5_000 };
+const APPLICATION_NAME = 'portcullis-credential-listener';
 const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
@@ -59,6 +62,7 @@ export class CredentialChangeListener {
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       query_timeout: this.timing.heartbeatMs,
       keepAlive: true,
+      application_name: this.timing.applicationName ?? APPLICATION_NAME,
     });
     client.on('notification', ({ channel, payload }) => {
       if (channel !== CREDENTIAL_CHANGES_CHANNEL) return;
