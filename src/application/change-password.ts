@@ -1,5 +1,6 @@
-import { CurrentPasswordIncorrect, InvalidApiKey, InvalidToken, TooManyFailedLogins } from '../domain/errors';
+import { CurrentPasswordIncorrect, TooManyFailedLogins } from '../domain/errors';
 import type { Principal } from '../domain/principal';
+import { callerGone } from './caller-gone';
 import type { CredentialStates } from './ports/credential-states';
 import type { LoginThrottle } from './ports/login-throttle';
 import type { PasswordHasher } from './ports/password-hasher';
@@ -40,7 +41,7 @@ export class ChangePassword {
   async execute(caller: Principal, input: ChangePasswordInput): Promise<ChangePasswordResult> {
     const { repos, unitOfWork, hasher, tokens, secrets, throttle, credentials } = this.deps;
     const user = await repos.users.findById(caller.tenantId, caller.userId);
-    if (!user) throw caller.method === 'api_key' ? new InvalidApiKey() : new InvalidToken();
+    if (!user) throw callerGone(caller);
 
     const accountKey = secrets.sha256Hex(user.email);
     const decision = await throttle.recordAttempt(accountKey);
@@ -50,7 +51,7 @@ export class ChangePassword {
 
     const passwordHash = await hasher.hash(input.newPassword);
     const authVersion = await unitOfWork.run((tx) => tx.users.changePassword(user.tenantId, user.id, passwordHash));
-    if (authVersion === null) throw caller.method === 'api_key' ? new InvalidApiKey() : new InvalidToken();
+    if (authVersion === null) throw callerGone(caller);
     credentials.forget({ kind: 'user', userId: user.id });
 
     const token = tokens.issue({ tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion });

@@ -1,8 +1,9 @@
-import { InvalidApiKey, InvalidToken, MemberNotFound } from '../domain/errors';
+import { MemberNotFound } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import type { MembershipChange } from '../domain/membership';
 import type { Principal } from '../domain/principal';
 import type { User } from '../domain/user';
+import { callerGone } from './caller-gone';
 import type { Repositories } from './ports/repositories';
 
 export interface LockedMembership {
@@ -23,16 +24,12 @@ export function memberIdOrThrow(raw: string): string {
  * on what each really is once the other has committed, and the tenant never loses its last owner.
  */
 export async function lockMembership(tx: Repositories, caller: Principal, targetId: string): Promise<LockedMembership> {
-  if (!(await tx.tenants.lockMembership(caller.tenantId))) throw credentialGone(caller);
+  if (!(await tx.tenants.lockMembership(caller.tenantId))) throw callerGone(caller);
   const actor = await tx.users.findById(caller.tenantId, caller.userId);
-  if (!actor) throw credentialGone(caller);
+  if (!actor) throw callerGone(caller);
   const target = await tx.users.findById(caller.tenantId, targetId);
   if (!target) throw new MemberNotFound();
   const ownerCount = await tx.users.countOwners(caller.tenantId);
   return { target, change: { callerRole: actor.role, targetRole: target.role, ownerCount } };
 }
 
-/** The caller was removed while the request was on its way: its credential no longer stands. */
-function credentialGone(caller: Principal): Error {
-  return caller.method === 'api_key' ? new InvalidApiKey() : new InvalidToken();
-}
