@@ -125,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }
     }
   }
+  if (problems.length > 0) throw new ConfigError(problems);
+  // Checks across variables, once each is valid on its own (envalid throws when an invalid one is read).
   if (cleaned.REDIS_KEY_PREFIX === '') problems.push('REDIS_KEY_PREFIX: must not be empty');
   if (cleaned.METRICS_PORT !== undefined && cleaned.METRICS_PORT === cleaned.PORT) {
     problems.push('METRICS_PORT: must differ from PORT (leave it unset to serve /metrics on PORT)');
