@@ -9,8 +9,9 @@ import { routePatternOf } from './request-route';
 /**
  * Paths pino replaces with "[Redacted]" in every line the service logs. The request line itself
  * holds no header, body or URL at info level; these guard the debug level (which adds the request
- * headers) and any object logged elsewhere that carries a credential. Kept short and shallow: each
- * path is checked on every line.
+ * headers) and any object logged elsewhere that carries a credential, at the top level or under
+ * `body`. Exact paths, no wildcards: pino checks them on every line, and a `*.password` path walks
+ * every key of every line, which measured as much again as the whole rest of the line.
  */
 export const REDACT_PATHS: readonly string[] = [
   'headers.authorization',
@@ -19,16 +20,7 @@ export const REDACT_PATHS: readonly string[] = [
   'headers["proxy-authorization"]',
   'headers["set-cookie"]',
   'err.body', // body-parser keeps the raw body of a request it could not parse
-  '*.password',
-  '*.token',
-  '*.invite_token',
-  '*.inviteToken',
-  '*.api_key',
-  '*.apiKey',
-  'password',
-  'token',
-  'invite_token',
-  'api_key',
+  ...['password', 'token', 'invite_token', 'api_key', 'inviteToken', 'apiKey'].flatMap((field) => [field, `body.${field}`]),
 ];
 
 interface RequestLine {
