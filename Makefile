@@ -1,5 +1,5 @@
 # The two commands a newcomer needs: `make run` and `make test`. Both install what is missing first.
-.PHONY: install build run migrate typecheck lint test clean
+.PHONY: install build run migrate typecheck lint test test-scale clean
 
 NPM ?= npm
 JEST_ARGS ?=
@@ -35,6 +35,12 @@ lint-openapi: install
 # Type check, layering rule, API reference lint, then every test. Postgres tests run when DATABASE_URL is set.
 test: typecheck lint lint-openapi
 	$(NPM) test -- $(JEST_ARGS)
+
+# Two real instances on one Postgres and one Redis (test/scale): a tenant made through one is
+# served by the other, rate limits are shared, an invite is accepted once. Needs DATABASE_URL and
+# REDIS_URL; fails rather than skips without them. `make test` (and so CI) runs it too.
+test-scale: install
+	REQUIRE_POSTGRES=1 REQUIRE_REDIS=1 $(NPM) test -- test/scale $(JEST_ARGS)
 
 clean:
 	rm -rf dist coverage

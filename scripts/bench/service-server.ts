@@ -15,6 +15,7 @@ import { ScryptPasswordHasher } from '../../src/adapters/crypto/scrypt-password-
 import { createApp } from '../../src/adapters/http/app';
 import { MemoryLoginThrottle } from '../../src/adapters/rate-limit/memory-login-throttle';
 import { SystemClock } from '../../src/adapters/time/system-clock';
+import { openCredentialFeed } from '../../src/bootstrap/change-feed';
 import { loadConfig } from '../../src/bootstrap/config';
 import { openStorage } from '../../src/bootstrap/database';
 import { buildUseCases } from '../../src/bootstrap/wire';
@@ -54,6 +55,8 @@ async function main(): Promise<void> {
   const config = loadConfig(env);
 
   const { storage, location } = await openStorage(config);
+  // As main: on Postgres the credential cache is kept current by its change listener.
+  const feed = await openCredentialFeed(config.databaseUrl, storage, (error) => console.error('service-server: credential changes:', error));
   const hasher = new SchemeRecordingHasher();
   const clock = new SystemClock();
   const useCases = await buildUseCases(storage, {
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
     secrets: new NodeSecrets(),
     clock,
     loginThrottle: new MemoryLoginThrottle(config.loginFailures, clock), // main's choice without REDIS_URL
+    credentials: feed.credentials,
   }, { inviteTtlSeconds: config.inviteTtlSeconds });
 
   let serverErrors = 0;
@@ -75,7 +79,10 @@ async function main(): Promise<void> {
   serveBenchChannel(
     server,
     () => ({ location, hashScheme: hasher.scheme, threadPoolSize: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4), serverErrors, memory: memoryBreakdown() }),
-    () => storage.close(),
+    async () => {
+      await feed.close();
+      await storage.close();
+    },
   );
 }
 

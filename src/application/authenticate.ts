@@ -1,7 +1,10 @@
-import { apiKeyLookupPrefix, isWellFormedApiKey } from '../domain/api-key';
+import { apiKeyLookupPrefix, isApiKeyExpired, isWellFormedApiKey } from '../domain/api-key';
 import { InvalidApiKey, InvalidApiKeyFormat, InvalidToken, MissingAuthentication } from '../domain/errors';
 import type { Principal } from '../domain/principal';
-import type { ApiKeyRepository } from './ports/repositories';
+import { INITIAL_AUTH_VERSION } from '../domain/user';
+import type { ApiKeyUsage } from './ports/api-key-usage';
+import type { Clock } from './ports/clock';
+import type { CredentialStates } from './ports/credential-states';
 import type { Secrets } from './ports/secrets';
 import type { TokenService } from './ports/token-service';
 
@@ -12,14 +15,22 @@ export interface Credentials {
 }
 
 export interface AuthenticateDeps {
-  readonly apiKeys: ApiKeyRepository;
+  /** Answered from each instance's memory on the hot path; see CredentialStates. */
+  readonly credentials: CredentialStates;
+  readonly keyUsage: ApiKeyUsage;
   readonly tokens: TokenService;
   readonly secrets: Secrets;
+  readonly clock: Clock;
 }
 
 const BEARER = 'Bearer ';
 
-/** Part 5 of the contract, in its order: an API key, when present, is the only credential looked at. */
+/**
+ * Part 5 of the contract, in its order: an API key, when present, is the only credential looked at.
+ * Beyond the signature, both credentials must still stand for a member: a token whose user was
+ * removed, or whose role or password changed after it was issued (its auth version is behind), is
+ * refused; a key acts with its owner's current role, and an expired key is refused like an unknown one.
+ */
 export class Authenticate {
   constructor(private readonly deps: AuthenticateDeps) {}
 
@@ -31,14 +42,22 @@ export class Authenticate {
 
   private async byApiKey(rawKey: string): Promise<Principal> {
     if (!isWellFormedApiKey(rawKey)) throw new InvalidApiKeyFormat();
-    const key = await this.deps.apiKeys.findActiveByHash(apiKeyLookupPrefix(rawKey), this.deps.secrets.sha256Hex(rawKey));
-    if (!key) throw new InvalidApiKey();
-    return { tenantId: key.tenantId, userId: key.userId, role: key.role, method: 'api_key' };
+    const { credentials, secrets, clock, keyUsage } = this.deps;
+    const key = await credentials.apiKey(apiKeyLookupPrefix(rawKey), secrets.sha256Hex(rawKey));
+    const now = clock.now();
+    if (!key || isApiKeyExpired(key.expiresAt, now)) throw new InvalidApiKey();
+    const owner = await credentials.user(key.tenantId, key.userId);
+    if (!owner) throw new InvalidApiKey();
+    keyUsage.recordUse(key.tenantId, key.keyId, now);
+    return { tenantId: key.tenantId, userId: key.userId, role: owner.role, method: 'api_key' };
   }
 
-  private byBearer(token: string): Principal {
+  private async byBearer(token: string): Promise<Principal> {
     const claims = this.deps.tokens.verify(token);
     if (!claims) throw new InvalidToken();
-    return { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt' };
+    const user = await this.deps.credentials.user(claims.tenantId, claims.userId);
+    if (!user || user.authVersion !== (claims.authVersion ?? INITIAL_AUTH_VERSION)) throw new InvalidToken();
+    // Equal versions mean the role has not changed since the token was issued; the stored one is used all the same.
+    return { tenantId: user.tenantId, userId: user.userId, role: user.role, method: 'jwt' };
   }
 }

@@ -1,4 +1,4 @@
-import { API_KEY_RANDOM_BYTES, apiKeyLookupPrefix, composeApiKey } from '../domain/api-key';
+import { API_KEY_RANDOM_BYTES, apiKeyExpiry, apiKeyLookupPrefix, composeApiKey } from '../domain/api-key';
 import type { Principal } from '../domain/principal';
 import { assertRoleAtLeast } from '../domain/role';
 import type { Clock } from './ports/clock';
@@ -6,10 +6,19 @@ import type { IdGenerator } from './ports/ids';
 import type { ApiKeyRepository } from './ports/repositories';
 import type { Secrets } from './ports/secrets';
 
+/** Both optional: without them the key is unnamed and never expires, exactly as part 4 describes. */
+export interface CreateApiKeyInput {
+  readonly name?: string | undefined;
+  readonly expiresInDays?: number | undefined;
+}
+
 export interface CreatedApiKey {
+  readonly id: string;
   /** The raw key: shown to the caller once, never stored. */
   readonly apiKey: string;
   readonly prefix: string;
+  readonly name: string | null;
+  readonly expiresAt: Date | null;
 }
 
 export interface CreateApiKeyDeps {
@@ -22,20 +31,27 @@ export interface CreateApiKeyDeps {
 export class CreateApiKey {
   constructor(private readonly deps: CreateApiKeyDeps) {}
 
-  async execute(caller: Principal): Promise<CreatedApiKey> {
+  async execute(caller: Principal, input: CreateApiKeyInput = {}): Promise<CreatedApiKey> {
     assertRoleAtLeast(caller.role, 'admin');
     const { apiKeys, ids, secrets, clock } = this.deps;
     const apiKey = composeApiKey(secrets.randomHex(API_KEY_RANDOM_BYTES));
     const prefix = apiKeyLookupPrefix(apiKey);
+    const now = clock.now();
+    const id = ids.newId();
+    const name = input.name ?? null;
+    const expiresAt = apiKeyExpiry(now, input.expiresInDays);
     await apiKeys.create({
-      id: ids.newId(),
+      id,
       tenantId: caller.tenantId,
       userId: caller.userId,
       keyPrefix: prefix,
       keyHash: secrets.sha256Hex(apiKey),
       revoked: false,
-      createdAt: clock.now(),
+      createdAt: now,
+      name,
+      expiresAt,
+      lastUsedAt: null,
     });
-    return { apiKey, prefix };
+    return { id, apiKey, prefix, name, expiresAt };
   }
 }

@@ -55,7 +55,9 @@ export class Login {
     if (hasher.needsRehash(user.passwordHash)) {
       await users.updatePasswordHash(user.tenantId, user.id, await hasher.hash(input.password));
     }
-    const token = tokens.issue({ tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role });
+    const token = tokens.issue({
+      tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion,
+    });
     return { token, expiresIn: tokens.expiresIn };
   }
 }

@@ -2,6 +2,7 @@ import { EmailAlreadyRegistered, InvalidInviteToken, InviteAlreadyAccepted, Invi
 import { normalizeEmail } from '../domain/email';
 import { inviteState, isWellFormedInviteToken } from '../domain/invite';
 import type { Role } from '../domain/role';
+import { INITIAL_AUTH_VERSION } from '../domain/user';
 import { makeSlug, SLUG_SUFFIX_HEX_LENGTH } from '../domain/slug';
 import type { Clock } from './ports/clock';
 import type { IdGenerator } from './ports/ids';
@@ -59,11 +60,12 @@ export class Signup {
         : await this.createTenant(tx, input.tenantName as string);
       await tx.users.create({
         id: userId, tenantId: target.tenantId, email, passwordHash, role: target.role, createdAt: this.deps.clock.now(),
+        authVersion: INITIAL_AUTH_VERSION,
       });
       return target;
     });
 
-    const token = tokens.issue({ tenantId: joined.tenantId, userId, email, role: joined.role });
+    const token = tokens.issue({ tenantId: joined.tenantId, userId, email, role: joined.role, authVersion: INITIAL_AUTH_VERSION });
     return { token, tenantId: joined.tenantId, expiresIn: tokens.expiresIn };
   }
 

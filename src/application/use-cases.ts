@@ -1,8 +1,14 @@
 import type { Authenticate } from './authenticate';
+import type { ChangeMemberRole } from './change-member-role';
+import type { ChangePassword } from './change-password';
 import type { CreateApiKey } from './create-api-key';
 import type { InviteUser } from './invite-user';
+import type { ListApiKeys } from './list-api-keys';
 import type { ListInvites } from './list-invites';
+import type { ListMembers } from './list-members';
 import type { Login } from './login';
+import type { RemoveMember } from './remove-member';
+import type { RevokeApiKey } from './revoke-api-key';
 import type { RevokeInvite } from './revoke-invite';
 import type { Signup } from './signup';
 
@@ -12,7 +18,13 @@ export interface UseCases {
   readonly login: Login;
   readonly authenticate: Authenticate;
   readonly createApiKey: CreateApiKey;
+  readonly listApiKeys: ListApiKeys;
+  readonly revokeApiKey: RevokeApiKey;
   readonly inviteUser: InviteUser;
   readonly listInvites: ListInvites;
   readonly revokeInvite: RevokeInvite;
+  readonly listMembers: ListMembers;
+  readonly changeMemberRole: ChangeMemberRole;
+  readonly removeMember: RemoveMember;
+  readonly changePassword: ChangePassword;
 }

@@ -1,4 +1,4 @@
-import { cleanEnv, makeValidator, port, str, url } from 'envalid';
+import { bool, cleanEnv, makeValidator, port, str, url } from 'envalid';
 import proxyAddr from 'proxy-addr';
 
 export interface Config {
@@ -22,6 +22,26 @@ export interface Config {
   readonly inviteTtlSeconds: number;
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly logLevel: string;
+  /** Key prefix of everything written to Redis, so environments can share one Redis. */
+  readonly redisKeyPrefix: string;
+  readonly database: {
+    readonly poolMax: number;
+    /** How long a request may wait for a database connection before it is answered 503. */
+    readonly connectTimeoutMs: number;
+    /** The longest a statement may run (server-side statement_timeout) before it is answered 503. */
+    readonly statementTimeoutMs: number;
+  };
+  readonly shutdown: {
+    /** From the signal: how long in-flight requests get before their connections are cut. */
+    readonly graceMs: number;
+    /** From the signal: how long /readyz answers 503 while requests are still accepted. */
+    readonly delayMs: number;
+  };
+  readonly metrics: {
+    readonly enabled: boolean;
+    /** Serve /metrics here (on HOST) instead of on the main port. */
+    readonly port: number | undefined;
+  };
 }
 
 export class ConfigError extends Error {
@@ -54,6 +74,11 @@ const positiveInt = makeValidator<number>((input) => {
   return Number(input);
 });
 
+const wholeNumber = makeValidator<number>((input) => {
+  if (!/^\d+$/.test(input.trim()) || !Number.isSafeInteger(Number(input))) throw new Error('must be a whole number (0 or more)');
+  return Number(input);
+});
+
 /** Reads and checks the environment; throws ConfigError naming every bad variable at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
@@ -75,6 +100,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     RATE_LIMIT_SIGNUP: positiveInt({ default: 3 }),
     INVITE_TTL_SECONDS: positiveInt({ default: 604_800 }),
     LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
+    REDIS_KEY_PREFIX: str({ default: 'portcullis:' }),
+    DB_POOL_MAX: positiveInt({ default: 10 }),
+    DB_CONNECT_TIMEOUT_MS: positiveInt({ default: 2_000 }),
+    DB_STATEMENT_TIMEOUT_MS: positiveInt({ default: 5_000 }),
+    SHUTDOWN_GRACE_MS: positiveInt({ default: 10_000 }),
+    SHUTDOWN_DELAY_MS: wholeNumber({ default: 0 }),
+    METRICS_ENABLED: bool({ default: true }),
+    METRICS_PORT: port({ default: undefined }),
   }, {
     reporter: ({ errors }) => {
       for (const [name, error] of Object.entries(errors)) {
@@ -93,6 +126,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);
+  // Checks across variables, once each is valid on its own (envalid throws when an invalid one is read).
+  if (cleaned.REDIS_KEY_PREFIX === '') problems.push('REDIS_KEY_PREFIX: must not be empty');
+  if (cleaned.METRICS_PORT !== undefined && cleaned.METRICS_PORT === cleaned.PORT) {
+    problems.push('METRICS_PORT: must differ from PORT (leave it unset to serve /metrics on PORT)');
+  }
+  if (cleaned.SHUTDOWN_DELAY_MS >= cleaned.SHUTDOWN_GRACE_MS) {
+    problems.push('SHUTDOWN_DELAY_MS: must be less than SHUTDOWN_GRACE_MS, or no time is left to finish requests');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
 
   return {
     port: cleaned.PORT,
@@ -109,5 +151,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inviteTtlSeconds: cleaned.INVITE_TTL_SECONDS,
     nodeEnv: cleaned.NODE_ENV,
     logLevel: cleaned.LOG_LEVEL,
+    redisKeyPrefix: cleaned.REDIS_KEY_PREFIX,
+    database: {
+      poolMax: cleaned.DB_POOL_MAX,
+      connectTimeoutMs: cleaned.DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: cleaned.DB_STATEMENT_TIMEOUT_MS,
+    },
+    shutdown: { graceMs: cleaned.SHUTDOWN_GRACE_MS, delayMs: cleaned.SHUTDOWN_DELAY_MS },
+    metrics: { enabled: cleaned.METRICS_ENABLED, port: cleaned.METRICS_PORT },
   };
 }

@@ -1,88 +1,147 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { Redis } from 'ioredis';
-import pino from 'pino';
+import { createServer, type Server } from 'node:http';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
 import type { LoginThrottle } from '../application/ports/login-throttle';
 import { JwtTokenService } from '../adapters/crypto/jwt-token-service';
 import { NodeSecrets } from '../adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../adapters/crypto/random-uuid-generator';
 import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher';
 import { createApp } from '../adapters/http/app';
+import { createMetricsApp } from '../adapters/http/metrics-app';
 import { MemoryLoginThrottle } from '../adapters/rate-limit/memory-login-throttle';
 import { RedisLoginThrottle } from '../adapters/rate-limit/redis-login-throttle';
 import { redisRateLimitStores } from '../adapters/rate-limit/redis-rate-limit-store';
 import { SystemClock } from '../adapters/time/system-clock';
-import { ConfigError, loadConfig } from './config';
+import { openCredentialFeed } from './change-feed';
+import { Closeables } from './closeables';
+import { type Config, ConfigError, loadConfig } from './config';
 import { openStorage } from './database';
-import { closeRedis, openRedis, REDIS_KEY_PREFIX, redactRedisUrl } from './redis';
+import { GracefulShutdown } from './graceful-shutdown';
+import { createLogger } from './logger';
+import { createMetrics } from './metrics';
+import { readinessProbe } from './readiness';
+import { closeRedis, openRedis, redactRedisUrl } from './redis';
 import { buildUseCases } from './wire';
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const log = pino({ level: config.logLevel, base: { service: 'portcullis' } });
+/** A readiness check that takes longer than this counts as failed. */
+const READINESS_TIMEOUT_MS = 2_000;
 
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  }
+  const { logger, flush } = createLogger(config);
+  const exit = (code: number): never => {
+    flush();
+    process.exit(code);
+  };
+  const closeables = new Closeables(logger);
+  try {
+    await start(config, logger, closeables, exit);
+  } catch (error) {
+    logger.fatal({ err: error }, 'could not start');
+    await closeables.closeAll();
+    exit(1);
+  }
+}
+
+async function start(config: Config, logger: Logger, closeables: Closeables, exit: (code: number) => void): Promise<void> {
   let jwtSecret = config.jwtSecret;
   if (!jwtSecret) {
     jwtSecret = randomBytes(32).toString('hex');
-    log.warn('JWT_SECRET is not set: using a random secret, so tokens will not survive a restart');
+    logger.warn('JWT_SECRET is not set: using a random secret, so tokens will not survive a restart');
   }
 
   // Opened first: if it is unreachable, nothing else has been opened yet.
-  let redis: Redis | undefined;
-  if (config.redisUrl) {
-    redis = await openRedis(config.redisUrl, (error) => log.error({ err: error }, 'redis'));
-    log.info(`rate limits and login throttle: redis ${redactRedisUrl(config.redisUrl)}`);
+  const redis = config.redisUrl
+    ? await openRedis(config.redisUrl, (error) => logger.error({ err: error }, 'redis'))
+    : undefined;
+  if (redis) {
+    closeables.add('redis', () => closeRedis(redis));
+    logger.info(`rate limits and login throttle: redis ${redactRedisUrl(config.redisUrl!)}`);
   } else {
-    log.info('rate limits and login throttle: in process (set REDIS_URL when running more than one instance)');
+    logger.info('rate limits and login throttle: in process (set REDIS_URL when running more than one instance)');
   }
 
-  const { storage, location, appliedMigrations } = await openStorage(config);
-  log.info({ appliedMigrations }, `storage: ${location}`);
+  const opened = await openStorage(config, (error) => logger.warn({ err: error }, 'postgres: idle connection lost'));
+  closeables.add('database', () => opened.storage.close());
+  logger.info({ appliedMigrations: opened.appliedMigrations }, `storage: ${opened.location}`);
+
+  // Every instance hears committed credential changes (Postgres LISTEN), so caches stay current.
+  const feed = await openCredentialFeed(config.databaseUrl, opened.storage, (error) => logger.error({ err: error }, 'credential changes'));
+  closeables.add('credential listener', () => feed.close());
 
   const clock = new SystemClock();
   const loginThrottle: LoginThrottle = redis
-    ? new RedisLoginThrottle(redis, { keyPrefix: REDIS_KEY_PREFIX, ...config.loginFailures })
+    ? new RedisLoginThrottle(redis, { keyPrefix: config.redisKeyPrefix, ...config.loginFailures })
     : new MemoryLoginThrottle(config.loginFailures, clock);
 
-  const useCases = await buildUseCases(storage, {
+  const useCases = await buildUseCases(opened.storage, {
     hasher: new ScryptPasswordHasher(),
     tokens: new JwtTokenService(jwtSecret, config.jwtSecretPrevious),
     ids: new RandomUuidGenerator(),
     secrets: new NodeSecrets(),
     clock,
     loginThrottle,
+    credentials: feed.credentials,
+    onBackgroundError: (error) => logger.error({ err: error }, 'api key usage'),
   }, { inviteTtlSeconds: config.inviteTtlSeconds });
+
+  const server = createServer({ keepAliveTimeout: 5_000 });
+  const shutdown = new GracefulShutdown(server, closeables, config.shutdown, logger, exit);
+  const metrics = config.metrics.enabled ? createMetrics(opened.poolStats) : undefined;
 
   const app = createApp(useCases, {
     corsOrigin: config.corsOrigin,
     rateLimits: config.rateLimits,
     trustProxy: config.trustProxy === false ? undefined : config.trustProxy,
-    rateLimitStore: redis ? redisRateLimitStores(redis, REDIS_KEY_PREFIX) : undefined,
-  }, (error) => log.error({ err: error }, 'request failed'));
-
-  const closeAll = async (): Promise<void> => {
-    await Promise.allSettled([storage.close(), redis ? closeRedis(redis) : Promise.resolve()]);
-  };
-
-  const server: Server = app.listen(config.port, config.host, () => {
-    log.info(`listening on http://${config.host}:${config.port}`);
+    rateLimitStore: redis ? redisRateLimitStores(redis, config.redisKeyPrefix) : undefined,
+  }, {
+    logger,
+    metrics,
+    serveMetrics: config.metrics.port === undefined,
+    readiness: readinessProbe({
+      isShuttingDown: () => shutdown.isShuttingDown,
+      pendingMigrations: opened.pendingMigrations,
+      pingRedis: redis ? () => redis.ping() : undefined,
+      timeoutMs: READINESS_TIMEOUT_MS,
+    }),
   });
-  server.on('error', (error) => {
-    log.fatal({ err: error }, 'server could not start');
-    void closeAll().finally(() => process.exit(1));
-  });
+  server.on('request', app);
 
-  const shutdown = (signal: string) => {
-    log.info(`${signal}: shutting down`);
-    server.close(() => void closeAll().finally(() => process.exit(0)));
-    server.closeIdleConnections();
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  if (metrics && config.metrics.port !== undefined) {
+    const metricsServer = await listen(createServer(createMetricsApp(metrics.registry)), config.metrics.port, config.host);
+    closeables.add('metrics server', () => closeServer(metricsServer));
+    logger.info({ port: config.metrics.port }, `metrics on http://${config.host}:${config.metrics.port}/metrics`);
+  }
+
+  await listen(server, config.port, config.host);
+  shutdown.listen();
+  logger.info({ port: config.port, host: config.host }, `listening on http://${config.host}:${config.port}`);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-});
+function listen(server: Server, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+/** For a server whose requests are short (the metrics scrape): stop accepting and drop its connections. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeAllConnections();
+  });
+}
+
+void main();

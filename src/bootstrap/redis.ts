@@ -1,8 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
 
-/** Every key the service writes starts with this, so one Redis can serve other tenants of its own. */
-export const REDIS_KEY_PREFIX = 'portcullis:';
-
 /**
  * A rate limit waits on Redis before every request it counts, so a Redis that is down or hung must
  * turn into a quick refusal (503), not a request that hangs:

@@ -80,3 +80,37 @@ export class TooManyFailedLogins extends DomainError {
   readonly code = 'TOO_MANY_FAILED_LOGINS';
   constructor(readonly retryAfterSeconds: number) { super(`Too many requests, retry after ${retryAfterSeconds} seconds`); }
 }
+
+export class ApiKeyNotFound extends DomainError {
+  readonly code = 'API_KEY_NOT_FOUND';
+  constructor() { super('API key not found'); }
+}
+
+export class MemberNotFound extends DomainError {
+  readonly code = 'MEMBER_NOT_FOUND';
+  constructor() { super('Member not found'); }
+}
+
+/** Nobody grants a role above their own. */
+export class RoleAboveOwn extends DomainError {
+  readonly code = 'ROLE_ABOVE_OWN';
+  constructor() { super('Cannot grant a role above your own'); }
+}
+
+/** Only an owner changes or removes an owner, or grants owner. */
+export class OwnerRoleRequired extends DomainError {
+  readonly code = 'OWNER_ROLE_REQUIRED';
+  constructor() { super('Only an owner can change, remove or grant the owner role'); }
+}
+
+/** A tenant always keeps at least one owner. */
+export class LastOwner extends DomainError {
+  readonly code = 'LAST_OWNER';
+  constructor() { super('The last owner cannot be demoted or removed'); }
+}
+
+/** A password change must prove the current password, so a stolen token alone cannot take the account. */
+export class CurrentPasswordIncorrect extends DomainError {
+  readonly code = 'CURRENT_PASSWORD_INCORRECT';
+  constructor() { super('Current password is incorrect'); }
+}

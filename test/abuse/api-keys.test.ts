@@ -78,7 +78,7 @@ describe('abuse: API keys', () => {
   });
 });
 
-/** There is no revoke endpoint (part 3): the flag is set in the database, as an operator would. */
+/** Revoked through DELETE /api-keys/:id, after the key has been used (so this instance holds it in memory). */
 function describeRevokedKey(name: string, open: () => Promise<DatabaseApp>): void {
   describe(`abuse: revoked API key (${name})`, () => {
     let ctx: DatabaseApp;
@@ -93,10 +93,10 @@ function describeRevokedKey(name: string, open: () => Promise<DatabaseApp>): voi
       const owner = await signupOwner(ctx.app, 'Revoked Key');
       const res = await request(ctx.app).post(`${AUTH}/api-keys`).set(bearer(owner));
       expect(res.status).toBe(201);
-      const { api_key: apiKey, prefix } = res.body as { api_key: string; prefix: string };
+      const { api_key: apiKey, prefix, id } = res.body as { api_key: string; prefix: string; id: string };
       await request(ctx.app).get(`${AUTH}/me`).set('x-api-key', apiKey).expect(200);
 
-      await ctx.db.updateTable('api_keys').set({ revoked: true }).where('key_prefix', '=', prefix).execute();
+      await request(ctx.app).delete(`${AUTH}/api-keys/${id}`).set(bearer(owner)).expect(200);
 
       expectError(await request(ctx.app).get(`${AUTH}/me`).set('x-api-key', apiKey), 401, 'Invalid API key');
       expectError(await request(ctx.app).post(`${AUTH}/api-keys`).set('x-api-key', apiKey).set(bearer(owner)), 401, 'Invalid API key');

@@ -1,7 +1,8 @@
 import type { Storage } from '../../src/adapters/persistence/storage';
-import { describeApiKeyCases } from './cases/api-key-cases';
+import { describeApiKeyCases, describeApiKeyLifecycleCases } from './cases/api-key-cases';
 import { describeConcurrencyCases } from './cases/concurrency-cases';
 import { describeInviteCases } from './cases/invite-cases';
+import { describeMemberCases } from './cases/member-cases';
 import { describeUnitOfWorkCases } from './cases/unit-of-work-cases';
 import { describeUserCases } from './cases/user-cases';
 import type { StorageGetter } from './storage-fixtures';
@@ -36,6 +37,8 @@ export function describeStorageContract(
     describeUnitOfWorkCases(get);
     describeUserCases(get);
     describeApiKeyCases(get);
+    describeApiKeyLifecycleCases(get);
+    describeMemberCases(get);
     describeInviteCases(get);
     if (opts.concurrent) describeConcurrencyCases(get);
   });

@@ -36,6 +36,7 @@ export function aUser(tenantId: string, overrides: Partial<User> = {}): User {
     passwordHash: `scrypt$${randomBytes(8).toString('hex')}`,
     role: 'member',
     createdAt: new Date(),
+    authVersion: 0,
     ...overrides,
   };
 }
@@ -66,6 +67,9 @@ export function anApiKey(tenantId: string, userId: string, overrides: Partial<Ap
     keyHash: randomBytes(32).toString('hex'),
     revoked: false,
     createdAt: new Date(),
+    name: null,
+    expiresAt: null,
+    lastUsedAt: null,
     ...overrides,
   };
 }

@@ -202,6 +202,30 @@ export function describeTenantWallCases(name: string, open: () => Promise<Servin
       for (const miss of misses) expect(miss.rows).toEqual([]);
     });
 
+    test('the lookups never answer for a removed member, nor for their keys', async () => {
+      const a = await seedWalledTenant(storage());
+      await storage().repos.users.markRemoved(a.tenant.id, a.user.id, new Date());
+
+      const found = await Promise.all([
+        sql`select * from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${a.user.email})`.execute(serving()),
+        sql`select * from ${sql.id(LOOKUP_ACTIVE_API_KEY)}(${a.key.keyPrefix}, ${a.key.keyHash})`.execute(serving()),
+      ]);
+      for (const result of found) expect(result.rows).toEqual([]);
+    });
+
+    test("a key row naming another tenant's user is not answered by the key lookup", async () => {
+      const a = await seedWalledTenant(storage());
+      const b = await seedWalledTenant(storage());
+      // Only the owner can write such a row (the walls refuse it to the app role): a hand-edited database.
+      const key = anApiKey(a.tenant.id, b.user.id);
+      await ownerView(serving()).insertInto('api_keys').values({
+        id: key.id, tenant_id: a.tenant.id, user_id: b.user.id, key_prefix: key.keyPrefix, key_hash: key.keyHash, revoked: false, created_at: new Date(),
+      }).execute();
+
+      const { rows } = await sql`select * from ${sql.id(LOOKUP_ACTIVE_API_KEY)}(${key.keyPrefix}, ${key.keyHash})`.execute(serving());
+      expect(rows).toEqual([]);
+    });
+
     test('the lookups run as the owner with a pinned search_path, and only the app role may call them', async () => {
       const { rows } = await sql<{ name: string; definer: boolean; config: string[] | null; public_can: boolean; app_can: boolean }>`
         select p.proname as name, p.prosecdef as definer, p.proconfig as config,

@@ -195,8 +195,13 @@ export function signedArbitraryClaims(real: RealCredentials): fc.Arbitrary<{ tok
     .filter(({ token }) => token.length < 8_000); // Node's own limit on a request head is 16 kB
 }
 
-/** The role such a token grants, or null when part 5 must refuse it (our claims, an expiry, not too early). */
-export function grantedRole(payload: unknown): string | null {
+/**
+ * The role such a token grants, or null when it must be refused: part 5 (our claims, an expiry, not
+ * too early), then the member check (its tenant and user name a member, whose stored role it gets).
+ * The generated claims carry no auth version: they count as tokens from before versions, valid
+ * while the member's version is the initial one, as every fuzzed account's is.
+ */
+export function grantedRole(payload: unknown, accounts: RealCredentials['accounts']): string | null {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return null;
   const p = payload as Record<string, unknown>;
   if (![p['tenantId'], p['userId'], p['email'], p['role']].every((v) => typeof v === 'string')) return null;
@@ -205,5 +210,7 @@ export function grantedRole(payload: unknown): string | null {
   const nbf = p['nbf'];
   if (typeof exp !== 'number' || exp <= now + 1) return null;
   if (nbf !== undefined && (typeof nbf !== 'number' || nbf > now - 1)) return null;
-  return p['role'] as string;
+  if (p['authVersion'] !== undefined) return null;
+  const member = accounts.find((account) => account.userId === p['userId'] && account.tenantId === p['tenantId']);
+  return member ? member.role : null;
 }

@@ -102,7 +102,7 @@ describe('fuzz: protected routes', () => {
       body: wireBody(inviteFields()),
     });
     await fc.assert(fc.asyncProperty(cases, async ({ call, signed, body }) => {
-      const role = grantedRole(signed.payload);
+      const role = grantedRole(signed.payload, real.accounts);
       const res = await sendAndCheck(target, build(call, { authorization: `Bearer ${signed.token}` }, body, {}), (_req, answer) => {
         const seen = { status: answer.status, error: answer.status >= 400 ? bodyOf(answer).error : undefined };
         if (role === null) expect(seen).toEqual({ status: 401, error: 'Invalid or expired token' });

@@ -43,7 +43,10 @@ describe('Authentication (part 5)', () => {
       const owner = await signupOwner(app);
       const res = await request(app).post(`${AUTH}/api-keys`).set(bearer(owner));
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ api_key: expect.stringMatching(/^pcls_[0-9a-f]{32}$/), prefix: expect.any(String) });
+      // The spec's two fields, and the key's id, name and expiry, which are null when no body was sent.
+      expect(res.body).toEqual({
+        api_key: expect.stringMatching(/^pcls_[0-9a-f]{32}$/), prefix: expect.any(String), id: expect.any(String), name: null, expires_at: null,
+      });
       expect(res.body.prefix).toBe(res.body.api_key.slice(0, 13));
     });
 

@@ -52,7 +52,7 @@ describe('CORS', () => {
       .set('Access-Control-Request-Headers', 'authorization,x-api-key,content-type');
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe(TEST_CORS_ORIGIN);
-    expect(res.headers['access-control-allow-methods']).toBe('GET,POST,DELETE,OPTIONS');
+    expect(res.headers['access-control-allow-methods']).toBe('GET,POST,PATCH,DELETE,OPTIONS');
     expect(res.headers['access-control-allow-headers']).toBe('Content-Type,Authorization,x-api-key');
     expect(res.headers['vary']).toMatch(/\bOrigin\b/);
   });

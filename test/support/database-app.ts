@@ -6,6 +6,7 @@ import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import { openServingPglite, openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/serving-database';
 import { ownerView } from './owner-view';
 import { assertPgliteCanLoadInJest } from './pglite';
+import { openCredentialFeed } from '../../src/bootstrap/change-feed';
 import { buildTestUseCases } from './test-use-cases';
 
 export interface DatabaseApp {
@@ -20,8 +21,19 @@ export interface DatabaseApp {
 
 const GENEROUS_LIMITS = { global: 100_000, login: 100_000, signup: 100_000 };
 
-/** The service's real wiring and HTTP app over a database opened as the service opens it (PGlite or Postgres). */
-export async function databaseApp(database: 'pglite' | { postgres: string }): Promise<DatabaseApp> {
+export interface DatabaseAppOptions {
+  /**
+   * On Postgres, main listens for other instances' credential changes; so does this app unless
+   * told not to (to show what an instance that does not listen would keep serving).
+   */
+  readonly changeFeed?: boolean;
+}
+
+/**
+ * The service's real wiring and HTTP app over a database opened as the service opens it (PGlite or
+ * Postgres). Each call is one instance: its own pool, credential cache and change listener.
+ */
+export async function databaseApp(database: 'pglite' | { postgres: string }, options: DatabaseAppOptions = {}): Promise<DatabaseApp> {
   let opened: ServingDatabase;
   if (database === 'pglite') {
     assertPgliteCanLoadInJest();
@@ -29,8 +41,18 @@ export async function databaseApp(database: 'pglite' | { postgres: string }): Pr
   } else {
     opened = await openServingPostgres(database.postgres, { max: 20 });
   }
-  const { useCases } = await buildTestUseCases({ storage: createKyselyStorage(opened.db, opened.close) });
+  const storage = createKyselyStorage(opened.db, opened.close);
+  const listenTo = database !== 'pglite' && options.changeFeed !== false ? database.postgres : undefined;
+  const feed = await openCredentialFeed(listenTo, storage, () => undefined, { retryMs: 100, heartbeatMs: 1_000 });
+  const { useCases } = await buildTestUseCases({ storage, credentials: feed.credentials });
   const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: GENEROUS_LIMITS }, () => undefined);
   const owner = ownerView(opened.db);
-  return { app, db: owner, close: opened.close };
+  return {
+    app,
+    db: owner,
+    close: async () => {
+      await feed.close();
+      await opened.close();
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Response } from 'supertest';
-import { createApp, type HttpConfig } from '../../src/adapters/http/app';
+import { type AppOptions, createApp, type HttpConfig } from '../../src/adapters/http/app';
 import { buildTestUseCases, type TestUseCases, type TestUseCasesOptions } from './test-use-cases';
 
 export const TEST_CORS_ORIGIN = 'http://localhost:5173';
@@ -17,15 +17,25 @@ export interface TestApp extends TestUseCases {
   readonly logged: unknown[];
 }
 
-/** The app as main builds it (buildUseCases, then createApp), over memory storage and real crypto. */
+/**
+ * The app as main builds it (buildUseCases, then createApp), over memory storage and real crypto.
+ * `appOptions` adds a logger, metrics or a readiness probe; errors are collected in `logged` either way.
+ */
 export async function buildTestApp(
   overrides: Partial<HttpConfig> = {},
   options: TestUseCasesOptions = {},
+  appOptions: AppOptions = {},
 ): Promise<TestApp> {
   const built = await buildTestUseCases(options);
   const logged: unknown[] = [];
   const config: HttpConfig = { corsOrigin: TEST_CORS_ORIGIN, rateLimits: GENEROUS_RATE_LIMITS, ...overrides };
-  const app = createApp(built.useCases, config, (err) => logged.push(err));
+  const app = createApp(built.useCases, config, {
+    ...appOptions,
+    onError: (err) => {
+      logged.push(err);
+      appOptions.onError?.(err);
+    },
+  });
   return { ...built, app, logged };
 }
 

@@ -1,4 +1,6 @@
+import type { ApiKeyUsage } from '../../src/application/ports/api-key-usage';
 import type { Clock } from '../../src/application/ports/clock';
+import type { CredentialStates } from '../../src/application/ports/credential-states';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher';
 import type { LoginFailurePolicy, LoginThrottle } from '../../src/application/ports/login-throttle';
 import type { UseCases } from '../../src/application/use-cases';
@@ -27,6 +29,10 @@ export interface TestUseCasesOptions {
   readonly loginThrottle?: LoginThrottle;
   /** The in-memory throttle's limit and window; the configuration's defaults (10 in 15 min) otherwise. */
   readonly loginFailures?: LoginFailurePolicy;
+  /** The credential cache; by default the one buildUseCases makes over the storage. */
+  readonly credentials?: CredentialStates;
+  /** Where last_used_at goes; by default the throttled writer buildUseCases makes. */
+  readonly keyUsage?: ApiKeyUsage;
 }
 
 export interface TestUseCases {
@@ -46,6 +52,8 @@ export async function buildTestUseCases(options: TestUseCasesOptions = {}): Prom
     secrets: new NodeSecrets(),
     clock,
     loginThrottle: options.loginThrottle ?? new MemoryLoginThrottle(options.loginFailures ?? loadConfig({}).loginFailures, clock),
+    credentials: options.credentials,
+    keyUsage: options.keyUsage,
   };
   const useCases = await buildUseCases(storage, services, { inviteTtlSeconds: options.inviteTtlSeconds ?? 604_800 });
   return { useCases, storage, services };

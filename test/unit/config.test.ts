@@ -63,4 +63,42 @@ describe('loadConfig', () => {
     expect(config.loginFailures).toEqual({ limit: 3, windowSeconds: 60 });
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
   });
+
+  it('reads the operations settings, with their defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      redisKeyPrefix: 'portcullis:',
+      database: { poolMax: 10, connectTimeoutMs: 2000, statementTimeoutMs: 5000 },
+      shutdown: { graceMs: 10_000, delayMs: 0 },
+      metrics: { enabled: true, port: undefined },
+    });
+    expect(loadConfig({
+      REDIS_KEY_PREFIX: 'staging:', DB_POOL_MAX: '25', DB_CONNECT_TIMEOUT_MS: '500', DB_STATEMENT_TIMEOUT_MS: '2500',
+      SHUTDOWN_GRACE_MS: '30000', SHUTDOWN_DELAY_MS: '5000', METRICS_ENABLED: 'false', METRICS_PORT: '9100',
+    })).toMatchObject({
+      redisKeyPrefix: 'staging:',
+      database: { poolMax: 25, connectTimeoutMs: 500, statementTimeoutMs: 2500 },
+      shutdown: { graceMs: 30_000, delayMs: 5000 },
+      metrics: { enabled: false, port: 9100 },
+    });
+  });
+
+  it('names each bad operations setting', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        DB_POOL_MAX: '0', DB_CONNECT_TIMEOUT_MS: 'soon', DB_STATEMENT_TIMEOUT_MS: '-1', SHUTDOWN_GRACE_MS: '1.5',
+        SHUTDOWN_DELAY_MS: 'x', METRICS_ENABLED: 'maybe', METRICS_PORT: '70000',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const names = (error as ConfigError).problems.map((problem) => problem.split(':')[0]);
+    expect(names.sort()).toEqual([
+      'DB_CONNECT_TIMEOUT_MS', 'DB_POOL_MAX', 'DB_STATEMENT_TIMEOUT_MS', 'METRICS_ENABLED', 'METRICS_PORT', 'SHUTDOWN_DELAY_MS', 'SHUTDOWN_GRACE_MS',
+    ]);
+    expect(() => loadConfig({ PORT: '9100', METRICS_PORT: '9100' })).toThrow(/METRICS_PORT: must differ from PORT/);
+    expect(() => loadConfig({ SHUTDOWN_GRACE_MS: '1000', SHUTDOWN_DELAY_MS: '1000' })).toThrow(/SHUTDOWN_DELAY_MS: must be less than/);
+    expect(() => loadConfig({ REDIS_KEY_PREFIX: '' })).toThrow(/REDIS_KEY_PREFIX/);
+  });
 });

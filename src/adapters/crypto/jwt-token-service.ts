@@ -8,8 +8,10 @@ const LIFETIME = '24h';
 function isClaims(payload: unknown): payload is TokenClaims & { exp: number } {
   if (typeof payload !== 'object' || payload === null) return false;
   const p = payload as Record<string, unknown>;
+  // Absent in tokens issued before the claim existed; present, it must be a version we could have issued.
+  const version = p.authVersion === undefined || (Number.isSafeInteger(p.authVersion) && (p.authVersion as number) >= 0);
   return typeof p.tenantId === 'string' && typeof p.userId === 'string' && typeof p.email === 'string'
-    && typeof p.role === 'string' && typeof p.exp === 'number';
+    && typeof p.role === 'string' && typeof p.exp === 'number' && version;
 }
 
 function secretKey(secret: string): KeyObject {
@@ -32,8 +34,9 @@ export class JwtTokenService implements TokenService {
   }
 
   issue(claims: TokenClaims): string {
-    const { tenantId, userId, email, role } = claims;
-    return jwt.sign({ tenantId, userId, email, role }, this.key, { algorithm: ALGORITHM, expiresIn: LIFETIME });
+    const { tenantId, userId, email, role, authVersion } = claims;
+    const payload = authVersion === undefined ? { tenantId, userId, email, role } : { tenantId, userId, email, role, authVersion };
+    return jwt.sign(payload, this.key, { algorithm: ALGORITHM, expiresIn: LIFETIME });
   }
 
   verify(token: string): TokenClaims | null {
@@ -41,7 +44,8 @@ export class JwtTokenService implements TokenService {
       const payload = verifiedPayload(token, key);
       if (payload === undefined) continue; // bad signature for this key: try the previous one
       if (!isClaims(payload)) return null; // a signed token without our claims, or without expiry
-      return { tenantId: payload.tenantId, userId: payload.userId, email: payload.email, role: payload.role };
+      const { tenantId, userId, email, role, authVersion } = payload;
+      return authVersion === undefined ? { tenantId, userId, email, role } : { tenantId, userId, email, role, authVersion };
     }
     return null;
   }

@@ -1,10 +1,17 @@
-import express from 'express';
+import express, { type Request } from 'express';
+import type { Logger } from 'pino';
+import type { Counter } from 'prom-client';
 import type { UseCases } from '../../application/use-cases';
 import { authenticate } from './authenticate';
+import { countedAuthentication } from './counted-authentication';
 import { corsPolicy } from './cors';
 import { errorMapper } from './error-mapper';
+import { liveness, readinessCheck } from './health-routes';
 import { HttpError } from './http-error';
+import { type HttpMetrics, measureRequests, serveMetrics } from './http-metrics';
 import { createRateLimiters, type RateLimitConfig, type RateLimitStoreFactory } from './rate-limits';
+import { ALWAYS_READY, type Readiness } from './readiness';
+import { requestLog } from './request-log';
 import { routeGroup } from './route-group';
 import { securityHeaders } from './security-headers';
 import { docsRoutes } from './routes/docs-routes';
@@ -32,38 +39,78 @@ export interface HttpConfig {
   readonly rateLimitStore?: RateLimitStoreFactory | undefined;
 }
 
+/** What the app reports to and is measured by; every part is optional. */
+export interface AppOptions {
+  /**
+   * The request log (one line per request, request ids) and the error log. Unset: no request log,
+   * and errors go to `onError`, or to the console without it.
+   */
+  readonly logger?: Logger | undefined;
+  /** Also told of every error the app logs: unexplained ones (500) and server-side failures (503). */
+  readonly onError?: ((err: unknown) => void) | undefined;
+  /** Requests timed, authentications, rate-limit refusals, logins and signups counted. Unset: nothing measured. */
+  readonly metrics?: HttpMetrics | undefined;
+  /** GET /metrics on this app; false when they are served on a port of their own. Default: true with metrics. */
+  readonly serveMetrics?: boolean | undefined;
+  /** What GET /readyz asks. Unset: always ready. */
+  readonly readiness?: Readiness | undefined;
+}
+
 const AUTH_BASE = '/api/v1/auth';
 
-function defaultLog(err: unknown): void {
-  console.error(err);
+/** A function as the third argument is the error reporter alone (`{ onError }`), as before logs and metrics. */
+function optionsFrom(options: AppOptions | ((err: unknown) => void)): AppOptions {
+  return typeof options === 'function' ? { onError: options } : options;
 }
 
 /**
- * The order is the policy: CORS first (preflights answered before anything counts them, and even a
- * 429 carries CORS headers so a browser client can read it), /healthz before rate limits and
- * authentication, then the global limiter, the two route groups, 404, and the one error mapper.
+ * The order is the policy: the request log and metrics first, so that every request, refused or
+ * not, is counted and answered with its x-request-id; CORS next (preflights answered before anything
+ * counts them, and even a 429 carries CORS headers so a browser client can read it); /healthz,
+ * /readyz and /metrics before rate limits and authentication; then the global limiter, the two
+ * route groups, 404, and the one error mapper.
  */
-export function createApp(useCases: UseCases, config: HttpConfig, log: (err: unknown) => void = defaultLog): express.Express {
+export function createApp(
+  useCases: UseCases,
+  config: HttpConfig,
+  appOptions: AppOptions | ((err: unknown) => void) = {},
+): express.Express {
+  const { logger, onError, metrics, serveMetrics: metricsRoute = true, readiness = ALWAYS_READY } = optionsFrom(appOptions);
+  const log = (err: unknown, req?: Request): void => {
+    if (logger) (req?.log ?? logger).error({ err }, 'request failed');
+    if (onError) onError(err);
+    else if (!logger) console.error(err);
+  };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // responses are per caller and never cached; an ETag only costs a hash
   if ((config.trustProxy as unknown) === true) throw new Error('trust proxy must be a hop count or a list of subnets, never true');
   if (config.trustProxy !== undefined && config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
 
-  const limiters = createRateLimiters(config.rateLimits, { store: config.rateLimitStore, log });
+  const limiters = createRateLimiters(config.rateLimits, {
+    store: config.rateLimitStore,
+    log,
+    onReject: metrics ? (limiter) => metrics.rateLimited(limiter) : undefined,
+  });
 
+  if (logger) app.use(requestLog(logger));
+  if (metrics) {
+    const outcomes = new Map<string, Counter<'outcome'>>([[`${AUTH_BASE}/login`, metrics.logins], [`${AUTH_BASE}/signup`, metrics.signups]]);
+    app.use(measureRequests(metrics, outcomes));
+  }
   app.use(securityHeaders());
   app.use(corsPolicy(config.corsOrigin));
-  app.get('/healthz', (_req, res) => {
-    res.status(200).json({ status: 'ok' });
-  });
+  app.get('/healthz', liveness);
+  app.get('/readyz', readinessCheck(readiness));
+  if (metrics && metricsRoute) app.get('/metrics', serveMetrics(metrics.registry));
   app.use(limiters.global);
   app.use(docsRoutes()); // GET /api/v1/openapi.json and /docs: public, rate limited, their own CSP
 
   // Authentication belongs to the protected group itself, not to a path: see routeGroup for why it
   // is attached per matched route, which keeps an unknown path a 404 rather than a 401.
-  app.use(AUTH_BASE, routeGroup([], publicRoutes(useCases, limiters)));
-  app.use(AUTH_BASE, routeGroup([authenticate(useCases.authenticate)], protectedRoutes(useCases)));
+  const authenticateGuard = authenticate(useCases.authenticate);
+  app.use(AUTH_BASE, routeGroup([], publicRoutes(useCases, limiters), AUTH_BASE));
+  app.use(AUTH_BASE, routeGroup([metrics ? countedAuthentication(authenticateGuard, metrics) : authenticateGuard], protectedRoutes(useCases), AUTH_BASE));
 
   app.use((_req, _res, next) => {
     next(new HttpError(404, 'Not found'));

@@ -9,7 +9,7 @@ import type { RequestHandler } from 'express';
 export function corsPolicy(allowedOrigin: string): RequestHandler {
   return cors({
     origin: [allowedOrigin],
-    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+    methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'Authorization', 'x-api-key'],
     // Not safelisted for scripts otherwise: a browser client needs them to back off after a 429.
     exposedHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After'],

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Request } from 'express';
 import { LoginThrottleUnavailable } from '../../application/ports/login-throttle';
+import { StorageUnavailable } from '../../application/ports/storage-unavailable';
 import { DomainError, TooManyFailedLogins } from '../../domain/errors';
 import { HttpError, ServiceUnavailable, type FieldError } from './http-error';
 
@@ -27,6 +28,12 @@ const DOMAIN_STATUS: Readonly<Record<string, number>> = {
   INSUFFICIENT_ROLE: 403,
   INVITE_NOT_FOUND: 404,
   TOO_MANY_FAILED_LOGINS: 429,
+  API_KEY_NOT_FOUND: 404,
+  MEMBER_NOT_FOUND: 404,
+  ROLE_ABOVE_OWN: 403,
+  OWNER_ROLE_REQUIRED: 403,
+  CURRENT_PASSWORD_INCORRECT: 403,
+  LAST_OWNER: 409,
 };
 
 /**
@@ -69,6 +76,8 @@ export function describeError(err: unknown): ErrorResponse | null {
   // The per-account throttle could not be asked: refuse the login as the rate limiters refuse a
   // request when their store is down, never let it through unthrottled.
   if (err instanceof LoginThrottleUnavailable) return describeError(new ServiceUnavailable(err));
+  // The database is down or not answering: the same refusal, so clients retry rather than give up.
+  if (err instanceof StorageUnavailable) return describeError(new ServiceUnavailable(err));
   const type = propertyOf(err, 'type');
   const fromParser = typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
   if (fromParser) return { status: fromParser.status, body: { error: fromParser.error } };
@@ -85,15 +94,15 @@ export function describeError(err: unknown): ErrorResponse | null {
  * The one place that turns errors into responses. Anything unexplained is logged, never echoed; so
  * is every explained server-side failure (a 503 for a store that is down), which operators must see.
  */
-export function errorMapper(log: (err: unknown) => void): ErrorRequestHandler {
-  return (err, _req, res, next) => {
+export function errorMapper(log: (err: unknown, req?: Request) => void): ErrorRequestHandler {
+  return (err, req, res, next) => {
     if (res.headersSent) {
-      log(err);
+      log(err, req);
       next(err); // too late to answer: Express's default handler closes the connection
       return;
     }
     const described = describeError(err);
-    if (!described || described.status >= 500) log(err);
+    if (!described || described.status >= 500) log(err, req);
     const { status, body, headers } = described ?? INTERNAL;
     if (headers) res.set(headers);
     res.status(status).json(body);

@@ -25,6 +25,8 @@ export interface RateLimiterOptions {
   readonly store?: RateLimitStoreFactory | undefined;
   /** Where the library reports a store that failed to start or a misconfiguration it detects. */
   readonly log: (err: unknown) => void;
+  /** Told of every request a limiter refuses (for the rejection counter). */
+  readonly onReject?: ((limiter: LimiterName) => void) | undefined;
 }
 
 export interface RateLimiters {
@@ -54,7 +56,7 @@ function secondsUntilReset(info: RateLimitInfo | undefined): number {
  * A store failure is refused, never passed (`passOnStoreError: false`, and FailClosedStore turns the
  * failure into a 503 the error mapper answers).
  */
-function limiter(limit: number, store: Store, log: (err: unknown) => void): RequestHandler {
+function limiter(limit: number, store: Store, log: (err: unknown) => void, onReject: () => void): RequestHandler {
   return rateLimit({
     windowMs: WINDOW_MS,
     limit,
@@ -70,6 +72,7 @@ function limiter(limit: number, store: Store, log: (err: unknown) => void): Requ
     // from its own rounding that can say 0; the error mapper sets it again so header and message agree.
     handler: (req, _res, next, options) => {
       const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[options.requestPropertyName];
+      onReject();
       next(new TooManyRequests(secondsUntilReset(info)));
     },
   });
@@ -77,6 +80,7 @@ function limiter(limit: number, store: Store, log: (err: unknown) => void): Requ
 
 export function createRateLimiters(config: RateLimitConfig, options: RateLimiterOptions): RateLimiters {
   const storeFor = options.store ?? (() => new MemoryStore());
-  const build = (name: LimiterName) => limiter(config[name], storeFor(name), options.log);
+  const { onReject } = options;
+  const build = (name: LimiterName) => limiter(config[name], storeFor(name), options.log, onReject ? () => onReject(name) : () => undefined);
   return { global: build('global'), login: build('login'), signup: build('signup') };
 }

@@ -14,3 +14,8 @@ export function principalOf(res: Response): Principal {
   if (!principal) throw new Error('No principal on this request: the route is not behind authenticate');
   return principal;
 }
+
+/** The authenticated caller, or undefined before authentication and on public routes (for the request log). */
+export function principalIfAny(res: Response): Principal | undefined {
+  return res.locals[KEY] as Principal | undefined;
+}

@@ -1,7 +1,8 @@
 import { Router, type RequestHandler } from 'express';
+import { markRoute } from './request-route';
 
 export interface RouteDefinition {
-  readonly method: 'get' | 'post' | 'delete';
+  readonly method: 'get' | 'post' | 'patch' | 'delete';
   readonly path: string;
   readonly handlers: readonly RequestHandler[];
 }
@@ -12,9 +13,13 @@ export interface RouteDefinition {
  * would run for every request entering the router, so GET /api/v1/auth/nope without credentials would
  * answer 401 instead of 404, and the group's reach would again depend on a URL prefix. Here a guard
  * runs only once a route of its own group has matched on method and path.
+ *
+ * `mountPath` is where the app mounts the router: with the route's path, it names the route in
+ * logs and metrics (request-route.ts).
  */
-export function routeGroup(guards: readonly RequestHandler[], routes: readonly RouteDefinition[]): Router {
+export function routeGroup(guards: readonly RequestHandler[], routes: readonly RouteDefinition[], mountPath = ''): Router {
   const router = Router();
-  for (const route of routes) router[route.method](route.path, ...guards, ...route.handlers);
+  // The pattern is noted first, so that a request the guards refuse is still logged under its route.
+  for (const route of routes) router[route.method](route.path, markRoute(mountPath + route.path), ...guards, ...route.handlers);
   return router;
 }

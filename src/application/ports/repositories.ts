@@ -9,35 +9,90 @@ export interface TenantRepository {
   create(tenant: Tenant): Promise<void>;
   /** The tenant, or null when there is none with that id. */
   findById(id: string): Promise<Tenant | null>;
+  /**
+   * Serialises changes to the tenant's members: inside a unit of work, holds the tenant's row lock
+   * until the work ends, so a second change of the same tenant waits and then reads the first one's
+   * result. Returns false when there is no such tenant. Outside a unit of work it protects nothing.
+   */
+  lockMembership(tenantId: string): Promise<boolean>;
 }
 
 export interface UserRepository {
   /** Inserts a new user. Throws EmailAlreadyRegistered when the (normalised) e-mail is taken. */
   create(user: User): Promise<void>;
-  /** Global lookup by normalised e-mail (login and signup need it); null when nobody has it. */
+  /** Global lookup by normalised e-mail (login and signup need it); null when no member has it. */
   findByEmail(email: string): Promise<User | null>;
-  /** The user of that tenant with that id; null when unknown or in another tenant. */
+  /** The member of that tenant with that id; null when unknown, removed, or in another tenant. */
   findById(tenantId: string, userId: string): Promise<User | null>;
-  /** Replaces the user's password hash; does nothing when there is no such user in that tenant. */
+  /**
+   * What authentication needs of a member: role and auth version. Null when unknown, removed, or
+   * in another tenant (a token naming a tenant and user that do not go together).
+   */
+  findAuthState(tenantId: string, userId: string): Promise<UserAuthState | null>;
+  /** The tenant's members (removed ones excluded), oldest first. */
+  listMembers(tenantId: string): Promise<User[]>;
+  /** How many owners the tenant has (removed ones excluded). */
+  countOwners(tenantId: string): Promise<number>;
+  /**
+   * Replaces the hash after a rehash at new parameters (same password): the auth version stays, so
+   * no session ends. Does nothing when there is no such member in that tenant.
+   */
   updatePasswordHash(tenantId: string, userId: string, passwordHash: string): Promise<void>;
+  /**
+   * The changes below end the member's sessions: each raises the auth version and, on SQL storage,
+   * announces the change to every instance when the transaction commits. Each changes nothing, and
+   * answers false or null, when there is no such member in that tenant.
+   */
+  changeRole(tenantId: string, userId: string, role: Role): Promise<boolean>;
+  /** Returns the member's new auth version (what a token issued now must carry), or null. */
+  changePassword(tenantId: string, userId: string, passwordHash: string): Promise<number | null>;
+  /**
+   * Marks the member removed: the row stays (keys and invites still name it) but no lookup finds it
+   * any more, and its e-mail address is free to register again.
+   */
+  markRemoved(tenantId: string, userId: string, at: Date): Promise<boolean>;
 }
 
-/** What an API key request acts as: the key's tenant and user, with the owner's current role. */
+/** A member as authentication sees them. */
+export interface UserAuthState {
+  readonly tenantId: string;
+  readonly userId: string;
+  readonly role: Role;
+  readonly authVersion: number;
+}
+
+/** A key that is not revoked and whose owner is a member, with the owner's state at lookup time. */
 export interface ActiveApiKey {
   readonly keyId: string;
   readonly tenantId: string;
   readonly userId: string;
-  readonly role: Role;
+  /** Null: the key never expires. Expiry is the caller's to check, against its clock. */
+  readonly expiresAt: Date | null;
+  readonly owner: UserAuthState;
 }
 
 export interface ApiKeyRepository {
   /** Inserts a new key. Throws as is on a duplicate hash (random keys make one a failure, not a rule). */
   create(key: ApiKey): Promise<void>;
   /**
-   * The non-revoked key with that lookup prefix and SHA-256 hash, joined to its owner's current role;
-   * null when there is none (unknown, revoked, or its owner gone).
+   * The non-revoked key with that lookup prefix and SHA-256 hash, joined to its owner's current state;
+   * null when there is none (unknown, revoked, or its owner removed). Expired keys are returned.
    */
   findActiveByHash(keyPrefix: string, keyHash: string): Promise<ActiveApiKey | null>;
+  /** Every key of the tenant (revoked and expired ones too), newest created first. */
+  listForTenant(tenantId: string): Promise<ApiKey[]>;
+  /**
+   * Revokes the tenant's key (the record stays); announces it like UserRepository's changes.
+   * True when the tenant has that key, revoked before or not; false when it has no such key.
+   */
+  revoke(tenantId: string, keyId: string): Promise<boolean>;
+  /**
+   * Revokes every key the member owns and returns how many were active. Not announced on its own:
+   * it belongs to the member's removal, whose announcement already ends every use of those keys.
+   */
+  revokeAllOf(tenantId: string, userId: string): Promise<number>;
+  /** Sets last_used_at to `at` unless it is already later; does nothing for an unknown key. */
+  markUsed(tenantId: string, keyId: string, at: Date): Promise<void>;
 }
 
 export interface InviteRepository {

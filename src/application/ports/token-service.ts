@@ -3,6 +3,11 @@ export interface TokenClaims {
   readonly userId: string;
   readonly email: string;
   readonly role: string;
+  /**
+   * The user's auth version when the token was issued. Undefined only for a token issued before
+   * tokens carried one; Authenticate decides what such a token is worth.
+   */
+  readonly authVersion?: number | undefined;
 }
 
 export interface TokenService {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { addUser, anApiKey, seedTenant, type StorageGetter } from '../storage-fixtures';
 
 export function describeApiKeyCases(storage: StorageGetter): void {
@@ -13,7 +13,8 @@ export function describeApiKeyCases(storage: StorageGetter): void {
         keyId: key.id,
         tenantId: tenant.id,
         userId: user.id,
-        role: 'admin',
+        expiresAt: null,
+        owner: { tenantId: tenant.id, userId: user.id, role: 'admin', authVersion: 0 },
       });
     });
 
@@ -49,8 +50,83 @@ export function describeApiKeyCases(storage: StorageGetter): void {
       await repos.apiKeys.create(adminKey);
       await repos.apiKeys.create(viewerKey);
 
-      expect(await repos.apiKeys.findActiveByHash(adminKey.keyPrefix, adminKey.keyHash)).toMatchObject({ userId: admin.id, role: 'admin' });
-      expect(await repos.apiKeys.findActiveByHash(viewerKey.keyPrefix, viewerKey.keyHash)).toMatchObject({ userId: viewer.id, role: 'viewer' });
+      expect(await repos.apiKeys.findActiveByHash(adminKey.keyPrefix, adminKey.keyHash)).toMatchObject({ userId: admin.id, owner: { role: 'admin' } });
+      expect(await repos.apiKeys.findActiveByHash(viewerKey.keyPrefix, viewerKey.keyHash)).toMatchObject({ userId: viewer.id, owner: { role: 'viewer' } });
+    });
+  });
+}
+
+export function describeApiKeyLifecycleCases(storage: StorageGetter): void {
+  describe('api keys over their life', () => {
+    test("listForTenant is the tenant's keys, newest first, revoked ones and every field included", async () => {
+      const { repos } = storage();
+      const { tenant, user } = await seedTenant(repos, 'admin');
+      const base = Date.now();
+      const older = anApiKey(tenant.id, user.id, { name: 'ci', expiresAt: new Date(base + 86_400_000), createdAt: new Date(base - 2000) });
+      const newer = anApiKey(tenant.id, user.id, { revoked: true, lastUsedAt: new Date(base - 500), createdAt: new Date(base - 1000) });
+      await repos.apiKeys.create(older);
+      await repos.apiKeys.create(newer);
+      await repos.apiKeys.create(anApiKey((await seedTenant(repos)).tenant.id, user.id));
+
+      expect(await repos.apiKeys.listForTenant(tenant.id)).toEqual([newer, older]);
+      expect(await repos.apiKeys.listForTenant('not-a-uuid')).toEqual([]);
+    });
+
+    test('an expired key is still found, with its expiry, for the caller to refuse', async () => {
+      const { repos } = storage();
+      const { tenant, user } = await seedTenant(repos, 'admin');
+      const expiresAt = new Date(Date.now() - 1000);
+      const key = anApiKey(tenant.id, user.id, { expiresAt });
+      await repos.apiKeys.create(key);
+
+      expect(await repos.apiKeys.findActiveByHash(key.keyPrefix, key.keyHash)).toMatchObject({ keyId: key.id, expiresAt });
+    });
+
+    test("revoke keeps the record, revoked; only the key's own tenant can revoke it", async () => {
+      const { repos } = storage();
+      const a = await seedTenant(repos, 'admin');
+      const b = await seedTenant(repos, 'admin');
+      const key = anApiKey(a.tenant.id, a.user.id);
+      await repos.apiKeys.create(key);
+
+      expect(await repos.apiKeys.revoke(b.tenant.id, key.id)).toBe(false);
+      expect(await repos.apiKeys.findActiveByHash(key.keyPrefix, key.keyHash)).not.toBeNull();
+      expect(await repos.apiKeys.revoke(a.tenant.id, randomUUID())).toBe(false);
+      expect(await repos.apiKeys.revoke(a.tenant.id, 'not-a-uuid')).toBe(false);
+
+      expect(await repos.apiKeys.revoke(a.tenant.id, key.id)).toBe(true);
+      expect(await repos.apiKeys.findActiveByHash(key.keyPrefix, key.keyHash)).toBeNull();
+      expect(await repos.apiKeys.listForTenant(a.tenant.id)).toEqual([{ ...key, revoked: true }]);
+      expect(await repos.apiKeys.revoke(a.tenant.id, key.id)).toBe(true);
+    });
+
+    test("revokeAllOf revokes that member's active keys only and counts them", async () => {
+      const { repos } = storage();
+      const { tenant, user } = await seedTenant(repos, 'admin');
+      const other = await addUser(repos, tenant.id, 'admin');
+      const keys = [anApiKey(tenant.id, user.id), anApiKey(tenant.id, user.id), anApiKey(tenant.id, user.id, { revoked: true })];
+      const kept = anApiKey(tenant.id, other.id);
+      for (const key of [...keys, kept]) await repos.apiKeys.create(key);
+
+      expect(await repos.apiKeys.revokeAllOf(tenant.id, user.id)).toBe(2);
+      for (const key of keys) expect(await repos.apiKeys.findActiveByHash(key.keyPrefix, key.keyHash)).toBeNull();
+      expect(await repos.apiKeys.findActiveByHash(kept.keyPrefix, kept.keyHash)).not.toBeNull();
+      expect(await repos.apiKeys.revokeAllOf((await seedTenant(repos)).tenant.id, other.id)).toBe(0);
+    });
+
+    test('markUsed moves last_used_at forward only, in the key’s own tenant', async () => {
+      const { repos } = storage();
+      const a = await seedTenant(repos, 'admin');
+      const b = await seedTenant(repos, 'admin');
+      const key = anApiKey(a.tenant.id, a.user.id);
+      await repos.apiKeys.create(key);
+      const later = new Date(Date.now() + 60_000);
+
+      await repos.apiKeys.markUsed(b.tenant.id, key.id, later);
+      expect((await repos.apiKeys.listForTenant(a.tenant.id))[0]?.lastUsedAt).toBeNull();
+      await repos.apiKeys.markUsed(a.tenant.id, key.id, later);
+      await repos.apiKeys.markUsed(a.tenant.id, key.id, new Date(later.getTime() - 30_000));
+      expect((await repos.apiKeys.listForTenant(a.tenant.id))[0]?.lastUsedAt).toEqual(later);
     });
   });
 }

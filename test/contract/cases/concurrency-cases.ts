@@ -1,5 +1,5 @@
 import { EmailAlreadyRegistered, InviteAlreadyAccepted } from '../../../src/domain/errors';
-import { aTenant, aUser, anInvite, seedTenant, uniqueEmail, type StorageGetter } from '../storage-fixtures';
+import { addUser, aTenant, aUser, anInvite, seedTenant, uniqueEmail, type StorageGetter } from '../storage-fixtures';
 
 const PARALLEL_RUNS = 10;
 
@@ -65,6 +65,26 @@ export function describeConcurrencyCases(storage: StorageGetter): void {
       const kept = await Promise.all(joiners.map((joiner) => repos.users.findById(tenant.id, joiner.id)));
       expect(kept.filter((user) => user !== null).map((user) => user.id)).toEqual(winners);
       expect((await repos.invites.findByToken(invite.token))?.acceptedAt).toEqual(now);
+    });
+
+    test('two owners demoting each other under the membership lock leave exactly one owner', async () => {
+      const { repos, unitOfWork } = storage();
+      const { tenant, user: first } = await seedTenant(repos, 'owner');
+      const second = await addUser(repos, tenant.id, 'owner');
+
+      // As the use-cases do: lock, count, then demote only when another owner remains. The pause
+      // between the count and the write is where, without the lock, both would see two owners.
+      const demote = (target: string) => unitOfWork.run(async (tx) => {
+        await tx.tenants.lockMembership(tenant.id);
+        const owners = await tx.users.countOwners(tenant.id);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        if (owners <= 1) return false;
+        return tx.users.changeRole(tenant.id, target, 'admin');
+      });
+      const outcomes = await Promise.all([demote(first.id), demote(second.id)]);
+
+      expect(outcomes.sort()).toEqual([false, true]);
+      expect(await repos.users.countOwners(tenant.id)).toBe(1);
     });
   });
 }

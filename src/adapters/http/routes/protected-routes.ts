@@ -1,10 +1,34 @@
+import type { ApiKeySummary } from '../../../application/list-api-keys';
+import type { MemberSummary } from '../../../application/list-members';
 import type { UseCases } from '../../../application/use-cases';
+import { ChangePasswordBody } from '../dto/change-password-body';
+import { ChangeRoleBody } from '../dto/change-role-body';
+import { CreateApiKeyBody } from '../dto/create-api-key-body';
 import { InviteBody } from '../dto/invite-body';
 import { jsonBody } from '../json-body';
 import { principalOf } from '../request-principal';
 import { requireRole } from '../require-role';
 import type { RouteDefinition } from '../route-group';
 import { validateBody } from '../validate-body';
+
+const iso = (date: Date | null): string | null => (date === null ? null : date.toISOString());
+
+function memberJson(member: MemberSummary) {
+  return { user_id: member.id, email: member.email, role: member.role, created_at: member.createdAt.toISOString() };
+}
+
+function apiKeyJson(key: ApiKeySummary) {
+  return {
+    id: key.id,
+    prefix: key.keyPrefix,
+    name: key.name,
+    created_by: key.userId,
+    created_at: key.createdAt.toISOString(),
+    last_used_at: iso(key.lastUsedAt),
+    expires_at: iso(key.expiresAt),
+    revoked: key.revoked,
+  };
+}
 
 /** Everything here runs behind the protected group's authenticate guard (see app.ts). */
 export function protectedRoutes(useCases: UseCases): RouteDefinition[] {
@@ -21,9 +45,29 @@ export function protectedRoutes(useCases: UseCases): RouteDefinition[] {
     {
       method: 'post',
       path: '/api-keys',
+      // No body (part 4) reaches validation as {}, so both fields are simply absent.
+      handlers: [adminOnly, jsonBody(), validateBody(CreateApiKeyBody), async (req, res) => {
+        const body = req.body as CreateApiKeyBody;
+        const created = await useCases.createApiKey.execute(principalOf(res), { name: body.name, expiresInDays: body.expires_in_days });
+        res.status(201).json({
+          api_key: created.apiKey, prefix: created.prefix, id: created.id, name: created.name, expires_at: iso(created.expiresAt),
+        });
+      }],
+    },
+    {
+      method: 'get',
+      path: '/api-keys',
       handlers: [adminOnly, async (_req, res) => {
-        const created = await useCases.createApiKey.execute(principalOf(res));
-        res.status(201).json({ api_key: created.apiKey, prefix: created.prefix });
+        const keys = await useCases.listApiKeys.execute(principalOf(res));
+        res.status(200).json({ api_keys: keys.map(apiKeyJson) });
+      }],
+    },
+    {
+      method: 'delete',
+      path: '/api-keys/:id',
+      handlers: [adminOnly, async (req, res) => {
+        await useCases.revokeApiKey.execute(principalOf(res), String(req.params['id']));
+        res.status(200).json({ revoked: true });
       }],
     },
     {
@@ -57,6 +101,42 @@ export function protectedRoutes(useCases: UseCases): RouteDefinition[] {
       handlers: [adminOnly, async (req, res) => {
         await useCases.revokeInvite.execute(principalOf(res), String(req.params['id']));
         res.status(200).json({ deleted: true });
+      }],
+    },
+    {
+      method: 'get',
+      path: '/members',
+      handlers: [adminOnly, async (_req, res) => {
+        const members = await useCases.listMembers.execute(principalOf(res));
+        res.status(200).json({ members: members.map(memberJson) });
+      }],
+    },
+    {
+      method: 'patch',
+      path: '/members/:id',
+      handlers: [adminOnly, jsonBody(), validateBody(ChangeRoleBody), async (req, res) => {
+        const body = req.body as ChangeRoleBody;
+        const member = await useCases.changeMemberRole.execute(principalOf(res), String(req.params['id']), body.role);
+        res.status(200).json(memberJson(member));
+      }],
+    },
+    {
+      method: 'delete',
+      path: '/members/:id',
+      handlers: [adminOnly, async (req, res) => {
+        await useCases.removeMember.execute(principalOf(res), String(req.params['id']));
+        res.status(200).json({ removed: true });
+      }],
+    },
+    {
+      method: 'post',
+      path: '/password',
+      handlers: [jsonBody(), validateBody(ChangePasswordBody), async (req, res) => {
+        const body = req.body as ChangePasswordBody;
+        const result = await useCases.changePassword.execute(principalOf(res), {
+          currentPassword: body.current_password, newPassword: body.new_password,
+        });
+        res.status(200).json({ token: result.token, expires_in: result.expiresIn });
       }],
     },
   ];

@@ -1,7 +1,10 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { ActiveApiKey, ApiKeyRepository } from '../../../application/ports/repositories';
 import type { ApiKey } from '../../../domain/api-key';
+import { isUuid } from '../../../domain/ids';
+import { announce } from './credential-announcements';
 import { LOOKUP_ACTIVE_API_KEY } from './migrations/0002-tenant-walls';
+import type { ApiKeysTable } from './schema';
 import { storedRole } from './stored-roles';
 import type { TenantScope } from './tenant-scope';
 
@@ -9,7 +12,9 @@ interface ActiveKeyRow {
   key_id: string;
   tenant_id: string;
   user_id: string;
+  expires_at: Date | null;
   role: string;
+  auth_version: number;
 }
 
 export class KyselyApiKeyRepository implements ApiKeyRepository {
@@ -27,6 +32,9 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
           key_hash: key.keyHash,
           revoked: key.revoked,
           created_at: key.createdAt,
+          name: key.name,
+          expires_at: key.expiresAt,
+          last_used_at: key.lastUsedAt,
         })
         .execute(),
     );
@@ -34,13 +42,73 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
 
   /**
    * Crosses the tenant walls through the one function that answers an exact prefix and hash of a
-   * non-revoked key. It joins the owner's row at lookup time, so a changed role takes effect at once.
+   * non-revoked key of a member. It joins the owner's row at lookup time, so the role is current.
    */
   async findActiveByHash(keyPrefix: string, keyHash: string): Promise<ActiveApiKey | null> {
     const { rows } = await sql<ActiveKeyRow>`
       select * from ${sql.id(LOOKUP_ACTIVE_API_KEY)}(${keyPrefix}, ${keyHash})`.execute(this.scope.db);
     const row = rows[0];
     if (!row) return null;
-    return { keyId: row.key_id, tenantId: row.tenant_id, userId: row.user_id, role: storedRole(row.role) };
+    return {
+      keyId: row.key_id,
+      tenantId: row.tenant_id,
+      userId: row.user_id,
+      expiresAt: row.expires_at,
+      owner: { tenantId: row.tenant_id, userId: row.user_id, role: storedRole(row.role), authVersion: row.auth_version },
+    };
   }
+
+  async listForTenant(tenantId: string): Promise<ApiKey[]> {
+    if (!isUuid(tenantId)) return [];
+    const rows = await this.scope.forTenant(tenantId, (db) =>
+      db.selectFrom('api_keys').selectAll().where('tenant_id', '=', tenantId)
+        .orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+    );
+    return rows.map(toApiKey);
+  }
+
+  async revoke(tenantId: string, keyId: string): Promise<boolean> {
+    if (!isUuid(tenantId) || !isUuid(keyId)) return false;
+    return this.scope.forTenant(tenantId, async (db) => {
+      const row = await db.updateTable('api_keys').set({ revoked: true })
+        .where('id', '=', keyId).where('tenant_id', '=', tenantId).returning('id').executeTakeFirst();
+      if (row) await announce(db, { kind: 'api-key', keyId });
+      return row !== undefined;
+    });
+  }
+
+  async revokeAllOf(tenantId: string, userId: string): Promise<number> {
+    if (!isUuid(tenantId) || !isUuid(userId)) return 0;
+    const rows = await this.scope.forTenant(tenantId, (db) =>
+      db.updateTable('api_keys').set({ revoked: true })
+        .where('tenant_id', '=', tenantId).where('user_id', '=', userId).where('revoked', '=', false)
+        .returning('id').execute(),
+    );
+    return rows.length;
+  }
+
+  async markUsed(tenantId: string, keyId: string, at: Date): Promise<void> {
+    if (!isUuid(tenantId) || !isUuid(keyId)) return;
+    await this.scope.forTenant(tenantId, (db) =>
+      db.updateTable('api_keys').set({ last_used_at: at })
+        .where('id', '=', keyId).where('tenant_id', '=', tenantId)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+        .execute(),
+    );
+  }
+}
+
+function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    userId: row.user_id,
+    keyPrefix: row.key_prefix,
+    keyHash: row.key_hash,
+    revoked: row.revoked,
+    createdAt: row.created_at,
+    name: row.name,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+  };
 }

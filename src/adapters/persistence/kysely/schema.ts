@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * The tables as Kysely sees them, in the spec's snake_case names. Columns with a database default
  * (created_at, revoked, role) are still required on insert: the domain objects carry those values,
@@ -25,6 +27,10 @@ export interface UsersTable {
   /** Checked by the database against the four roles, so a read can trust it. */
   role: string;
   created_at: Date;
+  /** Raised by every change that ends the user's sessions; bearer tokens carry it. Defaults to 0. */
+  auth_version: Generated<number>;
+  /** Set when the member is removed; such a row is never found by a lookup. */
+  removed_at: Date | null;
 }
 
 export interface ApiKeysTable {
@@ -35,6 +41,9 @@ export interface ApiKeysTable {
   key_hash: string;
   revoked: boolean;
   created_at: Date;
+  name: string | null;
+  expires_at: Date | null;
+  last_used_at: Date | null;
 }
 
 export interface TenantInvitesTable {

@@ -1,7 +1,9 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { openPglite, openPostgres, type OpenDatabase, type PostgresOptions } from './dialects';
 import { migrateToLatest } from './migrate';
+import { migrations } from './migrations';
 import { APP_ROLE } from './migrations/0002-tenant-walls';
+import type { DB } from './schema';
 
 /** A database the service serves from: migrated, and working as the walled app role. */
 export interface ServingDatabase extends OpenDatabase {
@@ -15,7 +17,7 @@ export interface ServingDatabase extends OpenDatabase {
  * app role. The start fails here, not on the first request, when the switch is not allowed.
  */
 export async function openServingPostgres(url: string, options: Omit<PostgresOptions, 'role'> = {}): Promise<ServingDatabase> {
-  const owner = openPostgres(url, { max: 1, onIdleError: options.onIdleError });
+  const owner = openPostgres(url, { max: 1, onConnectionError: options.onConnectionError, connectTimeoutMs: options.connectTimeoutMs });
   let appliedMigrations: string[];
   try {
     appliedMigrations = await migrateToLatest(owner.db);
@@ -49,4 +51,26 @@ export async function openServingPglite(dataDir: string): Promise<ServingDatabas
 async function assertWorksAsAppRole({ db }: OpenDatabase): Promise<void> {
   const { rows } = await sql<{ role: string }>`select current_user as role`.execute(db);
   if (rows[0]?.role !== APP_ROLE) throw new Error(`Database: expected to work as ${APP_ROLE}, not ${rows[0]?.role}`);
+}
+
+/**
+ * The migrations this build knows that the database has not recorded: empty when the schema is
+ * current (or newer, during a rolling deploy). For the readiness check, so an instance pointed at a
+ * database that is behind (restored from a backup, or not migrated yet) is taken out of rotation.
+ * Throws StorageUnavailable when the database does not answer.
+ *
+ * Kysely's table belongs to the owner and the app role may not read it, so this one read-only
+ * transaction switches back to the session's login user (the owner, who migrated at start) with
+ * SET LOCAL ROLE, which ends with the transaction. No tenant data is touched.
+ */
+export async function pendingMigrations(db: Kysely<DB>): Promise<string[]> {
+  const applied = await db.transaction().setAccessMode('read only').execute(async (trx) => {
+    await sql`set local role none`.execute(trx);
+    const exists = await sql<{ found: string | null }>`select to_regclass('kysely_migration')::text as found`.execute(trx);
+    if (!exists.rows[0]?.found) return [];
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(trx);
+    return rows.map((row) => row.name);
+  });
+  const recorded = new Set(applied);
+  return Object.keys(migrations).filter((name) => !recorded.has(name));
 }

@@ -26,6 +26,15 @@ export class KyselyTenantRepository implements TenantRepository {
     );
     return row ? toTenant(row) : null;
   }
+
+  /** The tenant's row lock (FOR UPDATE) lasts until the surrounding transaction ends. */
+  async lockMembership(tenantId: string): Promise<boolean> {
+    if (!isUuid(tenantId)) return false;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      db.selectFrom('tenants').select('id').where('id', '=', tenantId).forUpdate().executeTakeFirst(),
+    );
+    return row !== undefined;
+  }
 }
 
 function toTenant(row: Selectable<TenantsTable>): Tenant {

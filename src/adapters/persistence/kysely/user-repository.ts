@@ -1,23 +1,32 @@
-import { type Selectable, sql } from 'kysely';
-import type { UserRepository } from '../../../application/ports/repositories';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { UserAuthState, UserRepository } from '../../../application/ports/repositories';
 import { EmailAlreadyRegistered } from '../../../domain/errors';
 import { isUuid } from '../../../domain/ids';
+import type { Role } from '../../../domain/role';
 import type { User } from '../../../domain/user';
+import { announce } from './credential-announcements';
 import { USERS_EMAIL_UNIQUE } from './migrations/0001-initial';
 import { LOOKUP_USER_BY_EMAIL } from './migrations/0002-tenant-walls';
 import { isUniqueViolation } from './pg-errors';
-import type { UsersTable } from './schema';
+import type { DB, UsersTable } from './schema';
 import { storedRole } from './stored-roles';
 import type { TenantScope } from './tenant-scope';
 
-type UserRow = Selectable<UsersTable>;
+type UserRow = Omit<Selectable<UsersTable>, 'removed_at'>;
+
+const USER_COLUMNS = ['id', 'tenant_id', 'email', 'password_hash', 'role', 'created_at', 'auth_version'] as const;
+
+/** Every read and write below names a member: a removed user's row is kept but never matched. */
+function members(db: Kysely<DB>, tenantId: string) {
+  return db.selectFrom('users').where('tenant_id', '=', tenantId).where('removed_at', 'is', null);
+}
 
 export class KyselyUserRepository implements UserRepository {
   constructor(private readonly scope: TenantScope) {}
 
   /**
-   * The unique constraint, not an earlier lookup, decides between concurrent signups (uniqueness
-   * is checked across every tenant; row security does not hide duplicates). Inside a transaction
+   * The unique index, not an earlier lookup, decides between concurrent signups (uniqueness is
+   * checked across every tenant; row security does not hide duplicates). Inside a transaction
    * the violation also aborts it: the caller must let the error end the unit of work.
    */
   async create(user: User): Promise<void> {
@@ -32,6 +41,8 @@ export class KyselyUserRepository implements UserRepository {
             password_hash: user.passwordHash,
             role: user.role,
             created_at: user.createdAt,
+            auth_version: user.authVersion,
+            removed_at: null,
           })
           .execute(),
       );
@@ -50,16 +61,78 @@ export class KyselyUserRepository implements UserRepository {
   async findById(tenantId: string, userId: string): Promise<User | null> {
     if (!isUuid(tenantId) || !isUuid(userId)) return null;
     const row = await this.scope.forTenant(tenantId, (db) =>
-      db.selectFrom('users').selectAll().where('id', '=', userId).where('tenant_id', '=', tenantId).executeTakeFirst(),
+      members(db, tenantId).select(USER_COLUMNS).where('id', '=', userId).executeTakeFirst(),
     );
     return row ? toUser(row) : null;
+  }
+
+  async findAuthState(tenantId: string, userId: string): Promise<UserAuthState | null> {
+    if (!isUuid(tenantId) || !isUuid(userId)) return null;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      members(db, tenantId).select(['role', 'auth_version']).where('id', '=', userId).executeTakeFirst(),
+    );
+    return row ? { tenantId, userId, role: storedRole(row.role), authVersion: row.auth_version } : null;
+  }
+
+  async listMembers(tenantId: string): Promise<User[]> {
+    if (!isUuid(tenantId)) return [];
+    const rows = await this.scope.forTenant(tenantId, (db) =>
+      members(db, tenantId).select(USER_COLUMNS).orderBy('created_at', 'asc').orderBy('id', 'asc').execute(),
+    );
+    return rows.map(toUser);
+  }
+
+  async countOwners(tenantId: string): Promise<number> {
+    if (!isUuid(tenantId)) return 0;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      members(db, tenantId).select((eb) => eb.fn.countAll<string>().as('owners')).where('role', '=', 'owner').executeTakeFirstOrThrow(),
+    );
+    return Number(row.owners);
   }
 
   async updatePasswordHash(tenantId: string, userId: string, passwordHash: string): Promise<void> {
     if (!isUuid(tenantId) || !isUuid(userId)) return;
     await this.scope.forTenant(tenantId, (db) =>
-      db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).where('tenant_id', '=', tenantId).execute(),
+      db.updateTable('users').set({ password_hash: passwordHash })
+        .where('id', '=', userId).where('tenant_id', '=', tenantId).where('removed_at', 'is', null).execute(),
     );
+  }
+
+  async changeRole(tenantId: string, userId: string, role: Role): Promise<boolean> {
+    return (await this.endSessions(tenantId, userId, { role })) !== null;
+  }
+
+  async changePassword(tenantId: string, userId: string, passwordHash: string): Promise<number | null> {
+    return this.endSessions(tenantId, userId, { password_hash: passwordHash });
+  }
+
+  async markRemoved(tenantId: string, userId: string, at: Date): Promise<boolean> {
+    return (await this.endSessions(tenantId, userId, { removed_at: at })) !== null;
+  }
+
+  /**
+   * One UPDATE that makes the change and raises the auth version, and its announcement in the same
+   * transaction. RETURNING rather than the affected-row count, which PGlite leaves unset for 0 rows.
+   */
+  private async endSessions(
+    tenantId: string,
+    userId: string,
+    change: { role?: Role; password_hash?: string; removed_at?: Date },
+  ): Promise<number | null> {
+    if (!isUuid(tenantId) || !isUuid(userId)) return null;
+    return this.scope.forTenant(tenantId, async (db) => {
+      const row = await db
+        .updateTable('users')
+        .set((eb) => ({ ...change, auth_version: eb('auth_version', '+', 1) }))
+        .where('id', '=', userId)
+        .where('tenant_id', '=', tenantId)
+        .where('removed_at', 'is', null)
+        .returning('auth_version')
+        .executeTakeFirst();
+      if (!row) return null;
+      await announce(db, { kind: 'user', userId });
+      return row.auth_version;
+    });
   }
 }
 
@@ -71,5 +144,6 @@ function toUser(row: UserRow): User {
     passwordHash: row.password_hash,
     role: storedRole(row.role),
     createdAt: row.created_at,
+    authVersion: row.auth_version,
   };
 }

@@ -1,6 +1,7 @@
-import type { Repositories } from '../../../application/ports/repositories';
+import type { Repositories, UserAuthState } from '../../../application/ports/repositories';
 import { EmailAlreadyRegistered } from '../../../domain/errors';
-import type { MemoryState } from './memory-state';
+import type { User } from '../../../domain/user';
+import type { MemoryState, StoredUser } from './memory-state';
 
 /** A unique index the memory backend has to enforce by hand, failing as Postgres would. */
 class UniqueViolation extends Error {
@@ -13,8 +14,32 @@ function assertUnique<T>(rows: Iterable<T>, isDuplicate: (row: T) => boolean, in
   for (const row of rows) if (isDuplicate(row)) throw new UniqueViolation(index);
 }
 
+/** Orders as the SQL adapter's ORDER BY created_at <dir>, id <dir> does. */
+function byCreated(direction: 1 | -1) {
+  return (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number =>
+    direction * (a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+function asUser({ removedAt: _removed, ...user }: StoredUser): User {
+  return user;
+}
+
+function authState(user: StoredUser): UserAuthState {
+  return { tenantId: user.tenantId, userId: user.id, role: user.role, authVersion: user.authVersion };
+}
+
 /** Repositories over one state: the committed one, or a transaction's draft. */
 export function memoryRepositories(state: MemoryState): Repositories {
+  /** The tenant's member with that id; removed users are never found. */
+  const member = (tenantId: string, userId: string): StoredUser | null => {
+    const user = state.users.get(userId);
+    return user && user.tenantId === tenantId && user.removedAt === null ? user : null;
+  };
+  const update = (user: StoredUser, change: Partial<StoredUser>): StoredUser => {
+    const updated = { ...user, ...change };
+    state.users.set(user.id, updated);
+    return updated;
+  };
   return {
     tenants: {
       async create(tenant) {
@@ -24,24 +49,55 @@ export function memoryRepositories(state: MemoryState): Repositories {
       async findById(id) {
         return state.tenants.get(id) ?? null;
       },
+      // Runs are serialised, so holding the whole state is already the lock.
+      async lockMembership(tenantId) {
+        return state.tenants.has(tenantId);
+      },
     },
     users: {
       async create(user) {
         assertUnique(state.users.values(), (u) => u.id === user.id, 'users_pkey');
-        for (const u of state.users.values()) if (u.email === user.email) throw new EmailAlreadyRegistered();
-        state.users.set(user.id, user);
+        for (const u of state.users.values()) if (u.email === user.email && u.removedAt === null) throw new EmailAlreadyRegistered();
+        state.users.set(user.id, { ...user, removedAt: null });
       },
       async findByEmail(email) {
-        for (const u of state.users.values()) if (u.email === email) return u;
+        for (const u of state.users.values()) if (u.email === email && u.removedAt === null) return asUser(u);
         return null;
       },
       async findById(tenantId, userId) {
-        const user = state.users.get(userId);
-        return user && user.tenantId === tenantId ? user : null;
+        const user = member(tenantId, userId);
+        return user ? asUser(user) : null;
+      },
+      async findAuthState(tenantId, userId) {
+        const user = member(tenantId, userId);
+        return user ? authState(user) : null;
+      },
+      async listMembers(tenantId) {
+        return [...state.users.values()]
+          .filter((u) => u.tenantId === tenantId && u.removedAt === null)
+          .sort(byCreated(1))
+          .map(asUser);
+      },
+      async countOwners(tenantId) {
+        return [...state.users.values()].filter((u) => u.tenantId === tenantId && u.removedAt === null && u.role === 'owner').length;
       },
       async updatePasswordHash(tenantId, userId, passwordHash) {
-        const user = state.users.get(userId);
-        if (user && user.tenantId === tenantId) state.users.set(userId, { ...user, passwordHash });
+        const user = member(tenantId, userId);
+        if (user) update(user, { passwordHash });
+      },
+      async changeRole(tenantId, userId, role) {
+        const user = member(tenantId, userId);
+        if (user) update(user, { role, authVersion: user.authVersion + 1 });
+        return user !== null;
+      },
+      async changePassword(tenantId, userId, passwordHash) {
+        const user = member(tenantId, userId);
+        return user ? update(user, { passwordHash, authVersion: user.authVersion + 1 }).authVersion : null;
+      },
+      async markRemoved(tenantId, userId, at) {
+        const user = member(tenantId, userId);
+        if (user) update(user, { removedAt: at, authVersion: user.authVersion + 1 });
+        return user !== null;
       },
     },
     apiKeys: {
@@ -52,11 +108,34 @@ export function memoryRepositories(state: MemoryState): Repositories {
       async findActiveByHash(keyPrefix, keyHash) {
         for (const key of state.apiKeys.values()) {
           if (key.revoked || key.keyPrefix !== keyPrefix || key.keyHash !== keyHash) continue;
-          const owner = state.users.get(key.userId);
+          const owner = member(key.tenantId, key.userId);
           if (!owner) return null;
-          return { keyId: key.id, tenantId: key.tenantId, userId: key.userId, role: owner.role };
+          return { keyId: key.id, tenantId: key.tenantId, userId: key.userId, expiresAt: key.expiresAt, owner: authState(owner) };
         }
         return null;
+      },
+      async listForTenant(tenantId) {
+        return [...state.apiKeys.values()].filter((k) => k.tenantId === tenantId).sort(byCreated(-1));
+      },
+      async revoke(tenantId, keyId) {
+        const key = state.apiKeys.get(keyId);
+        if (!key || key.tenantId !== tenantId) return false;
+        state.apiKeys.set(keyId, { ...key, revoked: true });
+        return true;
+      },
+      async revokeAllOf(tenantId, userId) {
+        let revoked = 0;
+        for (const key of state.apiKeys.values()) {
+          if (key.tenantId !== tenantId || key.userId !== userId || key.revoked) continue;
+          state.apiKeys.set(key.id, { ...key, revoked: true });
+          revoked += 1;
+        }
+        return revoked;
+      },
+      async markUsed(tenantId, keyId, at) {
+        const key = state.apiKeys.get(keyId);
+        if (!key || key.tenantId !== tenantId) return;
+        if (key.lastUsedAt === null || key.lastUsedAt.getTime() < at.getTime()) state.apiKeys.set(keyId, { ...key, lastUsedAt: at });
       },
     },
     invites: {
@@ -76,10 +155,9 @@ export function memoryRepositories(state: MemoryState): Repositories {
         return true;
       },
       async listPending(tenantId, now) {
-        // Ties on created_at are broken by id, descending, exactly as the SQL adapter's ORDER BY does.
         return [...state.invites.values()]
           .filter((i) => i.tenantId === tenantId && i.acceptedAt === null && i.expiresAt.getTime() > now.getTime())
-          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+          .sort(byCreated(-1));
       },
       async deleteUnaccepted(tenantId, inviteId) {
         const invite = state.invites.get(inviteId);

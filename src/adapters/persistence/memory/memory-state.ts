@@ -3,10 +3,15 @@ import type { Invite } from '../../../domain/invite';
 import type { Tenant } from '../../../domain/tenant';
 import type { User } from '../../../domain/user';
 
+/** A user row as stored: removal keeps the row and marks it, as the SQL table does. */
+export interface StoredUser extends User {
+  readonly removedAt: Date | null;
+}
+
 /** Records are immutable values, so copying the maps is a full snapshot of the database. */
 export interface MemoryState {
   readonly tenants: Map<string, Tenant>;
-  readonly users: Map<string, User>;
+  readonly users: Map<string, StoredUser>;
   readonly apiKeys: Map<string, ApiKey>;
   readonly invites: Map<string, Invite>;
 }

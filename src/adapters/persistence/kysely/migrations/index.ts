@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001-initial';
 import * as tenantWalls from './0002-tenant-walls';
+import * as keyAndMemberLifecycle from './0003-key-and-member-lifecycle';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -9,6 +10,7 @@ import * as tenantWalls from './0002-tenant-walls';
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001-initial': initial,
   '0002-tenant-walls': tenantWalls,
+  '0003-key-and-member-lifecycle': keyAndMemberLifecycle,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,16 @@
+import { randomUUID } from 'node:crypto';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+// Letters, digits and the punctuation of common id formats (UUID, ULID, trace ids), nothing that
+// could break a log line or a header; long enough for a UUID with a prefix, short enough to bound a log.
+const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The id a request is logged and answered under: the caller's x-request-id when it looks like an id
+ * (a load balancer or another service set it, and keeping it joins their logs to ours), otherwise a
+ * new UUID. A header sent twice arrives as one comma-joined string, which is refused like any other.
+ */
+export function requestIdFor(header: string | string[] | undefined): string {
+  return typeof header === 'string' && ACCEPTABLE_ID.test(header) ? header : randomUUID();
+}

@@ -1,0 +1,82 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { principalIfAny } from './request-principal';
+import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
+import { routePatternOf } from './request-route';
+
+/**
+ * Paths pino replaces with "[Redacted]" in every line the service logs. The request line itself
+ * holds no header, body or URL at info level; these guard the debug level (which adds the request
+ * headers) and any object logged elsewhere that carries a credential, at the top level or under
+ * `body`. Exact paths, no wildcards: pino checks them on every line, and a `*.password` path walks
+ * every key of every line, which measured as much again as the whole rest of the line.
+ */
+export const REDACT_PATHS: readonly string[] = [
+  'headers.authorization',
+  'headers.cookie',
+  'headers["x-api-key"]',
+  'headers["proxy-authorization"]',
+  'headers["set-cookie"]',
+  'err.body', // body-parser keeps the raw body of a request it could not parse
+  ...['password', 'token', 'invite_token', 'api_key', 'inviteToken', 'apiKey'].flatMap((field) => [field, `body.${field}`]),
+];
+
+interface RequestLine {
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  tenantId?: string;
+  userId?: string;
+  headers?: IncomingMessage['headers'];
+}
+
+/**
+ * One line per request, written when the response has finished (or the client has gone): method,
+ * route pattern, status, duration, the caller's tenant and user once authenticated, under the
+ * request's id. Every line logged through `req.log` while the request runs carries the same id.
+ *
+ * Kept cheap, as every request passes here: the per-request child logger's only binding is the id
+ * (serialised once, a string), and the line is a flat object built from values already at hand. At
+ * debug level the request headers are added, redacted (REDACT_PATHS).
+ */
+export function requestLog(logger: Logger): RequestHandler {
+  const withHeaders = logger.isLevelEnabled('debug');
+  const line = (req: IncomingMessage, res: ServerResponse, durationMs: number): RequestLine => {
+    const expressReq = req as Request;
+    const expressRes = res as Response;
+    const entry: RequestLine = {
+      method: req.method ?? '',
+      route: routePatternOf(expressReq, expressRes),
+      status: res.statusCode,
+      durationMs,
+    };
+    const principal = principalIfAny(expressRes);
+    if (principal) {
+      entry.tenantId = principal.tenantId;
+      entry.userId = principal.userId;
+    }
+    if (withHeaders) entry.headers = req.headers;
+    return entry;
+  };
+  const middleware = pinoHttp({
+    logger,
+    genReqId: (req, res) => {
+      const id = requestIdFor(req.headers[REQUEST_ID_HEADER]);
+      res.setHeader(REQUEST_ID_HEADER, id);
+      return id;
+    },
+    // The child logger's one binding: the request, serialised to its id alone.
+    customAttributeKeys: { req: 'reqId' },
+    wrapSerializers: false,
+    serializers: { reqId: (req: IncomingMessage) => req.id },
+    customLogLevel: (_req, res) => (res.statusCode >= 500 ? 'error' : 'info'),
+    customSuccessMessage: () => 'request',
+    customErrorMessage: () => 'request',
+    customSuccessObject: (req, res, value: { responseTime: number }) => line(req, res, value.responseTime),
+    customErrorObject: (req, res, _error, value: { responseTime: number }) => line(req, res, value.responseTime),
+  });
+  return middleware as unknown as RequestHandler;
+}

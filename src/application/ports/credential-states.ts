@@ -1,0 +1,31 @@
+import type { UserAuthState } from './repositories';
+
+/** What a verified API key stands for; the role is never kept here, it is always the owner's current one. */
+export interface ApiKeyGrant {
+  readonly keyId: string;
+  readonly tenantId: string;
+  readonly userId: string;
+  readonly expiresAt: Date | null;
+}
+
+/** A committed change after which what an instance remembers about a credential is wrong. */
+export type CredentialChange =
+  | { readonly kind: 'user'; readonly userId: string }
+  | { readonly kind: 'api-key'; readonly keyId: string };
+
+/**
+ * What authentication reads on every request: the member behind a token or key, and the key
+ * behind a hash. An implementation may answer from memory, as long as a change it is told to
+ * `forget` is never answered from memory again (the next request sees the change).
+ */
+export interface CredentialStates {
+  /** The member's current state; null when unknown, removed, or not of that tenant. */
+  user(tenantId: string, userId: string): Promise<UserAuthState | null>;
+  /** The non-revoked key with that prefix and hash whose owner is a member; null otherwise. Expiry is not checked. */
+  apiKey(keyPrefix: string, keyHash: string): Promise<ApiKeyGrant | null>;
+  /**
+   * Called by a use-case right after its change has committed, so that this instance's very next
+   * request sees it. Other instances learn of it from the storage's announcement.
+   */
+  forget(change: CredentialChange): void;
+}

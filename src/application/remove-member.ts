@@ -1,0 +1,34 @@
+import { assertMayRemove } from '../domain/membership';
+import type { Principal } from '../domain/principal';
+import { assertRoleAtLeast } from '../domain/role';
+import { lockMembership, memberIdOrThrow } from './membership-transaction';
+import type { Clock } from './ports/clock';
+import type { CredentialStates } from './ports/credential-states';
+import type { UnitOfWork } from './ports/unit-of-work';
+
+export interface RemoveMemberDeps {
+  readonly unitOfWork: UnitOfWork;
+  readonly credentials: CredentialStates;
+  readonly clock: Clock;
+}
+
+/**
+ * Removes a member and revokes their API keys in the same transaction. The user's row is kept,
+ * marked removed (their keys and the invites they sent still name it); the e-mail is free again.
+ * Members may remove themselves, the last owner excepted.
+ */
+export class RemoveMember {
+  constructor(private readonly deps: RemoveMemberDeps) {}
+
+  async execute(caller: Principal, memberId: string): Promise<void> {
+    assertRoleAtLeast(caller.role, 'admin');
+    const targetId = memberIdOrThrow(memberId);
+    await this.deps.unitOfWork.run(async (tx) => {
+      const locked = await lockMembership(tx, caller, targetId);
+      assertMayRemove(locked.change);
+      await tx.apiKeys.revokeAllOf(caller.tenantId, targetId);
+      await tx.users.markRemoved(caller.tenantId, targetId, this.deps.clock.now());
+    });
+    this.deps.credentials.forget({ kind: 'user', userId: targetId });
+  }
+}

@@ -1,0 +1,25 @@
+import { LastOwner, OwnerRoleRequired, RoleAboveOwn } from './errors';
+import { roleLevel, type Role } from './role';
+
+/** Who is acting, on whom, and how many owners the tenant has, all read inside one transaction. */
+export interface MembershipChange {
+  readonly callerRole: Role;
+  readonly targetRole: Role;
+  readonly ownerCount: number;
+}
+
+/**
+ * The rules of a role change, in the order a caller is told about them: nobody grants a role above
+ * their own; only an owner changes an owner or grants owner; the last owner keeps the role.
+ */
+export function assertMayChangeRole(change: MembershipChange, newRole: Role): void {
+  if (roleLevel(newRole) > roleLevel(change.callerRole)) throw new RoleAboveOwn();
+  if ((change.targetRole === 'owner' || newRole === 'owner') && change.callerRole !== 'owner') throw new OwnerRoleRequired();
+  if (change.targetRole === 'owner' && newRole !== 'owner' && change.ownerCount <= 1) throw new LastOwner();
+}
+
+/** Only an owner removes an owner, and never the last one. Anyone else may be removed by an admin. */
+export function assertMayRemove(change: MembershipChange): void {
+  if (change.targetRole === 'owner' && change.callerRole !== 'owner') throw new OwnerRoleRequired();
+  if (change.targetRole === 'owner' && change.ownerCount <= 1) throw new LastOwner();
+}

@@ -1,0 +1,101 @@
+import { uniqueRedisPrefix } from '../support/redis';
+import { ServiceProcess } from '../support/service-process';
+import { uniqueEmail } from '../support/test-use-cases';
+import { get, post, RawConnection, refusesConnections } from './raw-http';
+
+const AUTH = '/api/v1/auth';
+const PASSWORD = 'correct horse battery';
+
+/** Postgres and Redis when the run has them (so their closing is shown too), else PGlite and in-process counters. */
+function backends(): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (process.env['DATABASE_URL']) env['DATABASE_URL'] = process.env['DATABASE_URL'];
+  if (process.env['REDIS_URL']) {
+    env['REDIS_URL'] = process.env['REDIS_URL'];
+    env['REDIS_KEY_PREFIX'] = uniqueRedisPrefix('shutdown');
+  }
+  return env;
+}
+
+const hasMessage = (text: string) => (line: { msg?: string }) => line.msg === text;
+
+describe('graceful shutdown of the real process', () => {
+  let service: ServiceProcess | undefined;
+  afterEach(() => service?.kill());
+
+  it('SIGTERM: readiness 503, then no new connections, idle keep-alive closed, the login in flight completes, resources closed, exit 0 within the grace period', async () => {
+    const graceMs = 15_000;
+    service = await ServiceProcess.start({ ...backends(), SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_GRACE_MS: String(graceMs) });
+    const { port } = service;
+    const email = uniqueEmail('shutdown');
+    const signup = await fetch(`${service.url}${AUTH}/signup`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD, tenant_name: 'Drain' }),
+    });
+    expect(signup.status).toBe(201);
+
+    // An idle keep-alive connection, and a login whose body has not fully arrived yet.
+    const idle = await RawConnection.open(port);
+    idle.write(get('/healthz'));
+    expect((await idle.response()).status).toBe(200);
+    const login = post(`${AUTH}/login`, { email, password: PASSWORD });
+    const inFlight = await RawConnection.open(port);
+    inFlight.write(login.head + login.body.slice(0, -1));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    const signalledAt = Date.now();
+    service.signal('SIGTERM');
+    const started = await service.waitForLog(hasMessage('shutting down: readiness now 503'));
+    expect(started.inFlight).toBe(1);
+
+    // 1. During the delay: still accepting, but not ready, and every answer says Connection: close.
+    const probe = await RawConnection.open(port);
+    probe.write(get('/readyz'));
+    const readiness = await probe.response();
+    expect(readiness.status).toBe(503);
+    expect(JSON.parse(readiness.body)).toEqual({ error: 'Service unavailable', status: 'not ready', checks: { shutdown: 'in progress' } });
+    expect(readiness.headers['connection']).toBe('close');
+    expect(Date.now() - signalledAt).toBeLessThan(1500);
+
+    // 2. After it: no new connections, and the idle keep-alive connection is closed by the server.
+    await service.waitForLog(hasMessage('stopped accepting connections'));
+    expect(await refusesConnections(port)).toBe(true);
+    await idle.closed;
+    expect(inFlight.isClosed).toBe(false);
+
+    // 3. The login in flight completes, and its connection is then closed.
+    inFlight.write(login.body.slice(-1));
+    const answer = await inFlight.response();
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ token: expect.any(String), expires_in: '24h' });
+    expect(answer.headers['connection']).toBe('close');
+    await inFlight.closed;
+
+    // 4. Resources closed, exit 0 within the grace period.
+    const exit = await service.exited;
+    expect(exit).toMatchObject({ code: 0, signal: null });
+    expect(exit.at - signalledAt).toBeLessThan(graceMs);
+    const closed = service.logs.filter((line) => line.resource).map((line) => line.msg);
+    expect(closed).toEqual(process.env['REDIS_URL'] ? ['closed database', 'closed redis'] : ['closed database']);
+    expect(service.logs.find(hasMessage('shutdown complete'))).toMatchObject({ drained: true, closed: true });
+  }, 120_000);
+
+  it('SIGINT with a request that never completes: cut at the grace period, resources still closed, exit 1 soon after', async () => {
+    const graceMs = 2_000;
+    service = await ServiceProcess.start({ ...backends(), SHUTDOWN_GRACE_MS: String(graceMs) });
+    const stuck = await RawConnection.open(service.port);
+    const login = post(`${AUTH}/login`, { email: uniqueEmail('stuck'), password: PASSWORD });
+    stuck.write(login.head); // the body never comes
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    const signalledAt = Date.now();
+    service.signal('SIGINT');
+    const closedAt = await stuck.closed;
+    expect(closedAt - signalledAt).toBeGreaterThanOrEqual(graceMs - 100);
+    const exit = await service.exited;
+    expect(exit).toMatchObject({ code: 1, signal: null });
+    expect(exit.at - signalledAt).toBeLessThan(graceMs + 5_000);
+    expect(service.logs.find(hasMessage('shutdown: grace period over, closing the remaining connections'))).toMatchObject({ inFlight: 1 });
+    expect(service.logs.some(hasMessage('closed database'))).toBe(true);
+    expect(service.logs.find(hasMessage('shutdown complete, not cleanly'))).toMatchObject({ drained: false, closed: true });
+  }, 120_000);
+});

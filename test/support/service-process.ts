@@ -1,0 +1,126 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+const MAIN = join(ROOT, 'src', 'bootstrap', 'main.ts');
+
+export const SERVICE_JWT_SECRET = 'process-test-secret-0123456789abcdef0123';
+
+/** One JSON log line of the service. */
+export type LogLine = Record<string, unknown> & { msg?: string; level?: string };
+
+export interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** When the process ended (Date.now()). */
+  readonly at: number;
+}
+
+/**
+ * The real service (src/bootstrap/main.ts, through tsx), in its own process, with only the
+ * environment given here (plus PATH and HOME): production mode, JSON logs on stdout, PGlite in
+ * memory unless DATABASE_URL is given. Its log lines are parsed as they come.
+ */
+export class ServiceProcess {
+  readonly logs: LogLine[] = [];
+  readonly stderr: string[] = [];
+  readonly exited: Promise<Exit>;
+  private buffered = '';
+
+  private constructor(private readonly child: ChildProcess, readonly port: number) {
+    child.stdout!.setEncoding('utf8').on('data', (text: string) => this.take(text));
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => this.stderr.push(text));
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() }));
+    });
+  }
+
+  static async start(env: Record<string, string> = {}, options: { readyTimeoutMs?: number } = {}): Promise<ServiceProcess> {
+    const port = env['PORT'] ? Number(env['PORT']) : await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOME: process.env['HOME'] ?? '',
+        NODE_ENV: 'production',
+        JWT_SECRET: SERVICE_JWT_SECRET,
+        HOST: '127.0.0.1',
+        PGLITE_DIR: 'memory://',
+        LOG_LEVEL: 'info',
+        ...env,
+        PORT: String(port),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const service = new ServiceProcess(child, port);
+    try {
+      await service.waitForLog((line) => typeof line.msg === 'string' && line.msg.startsWith('listening on'), options.readyTimeoutMs ?? 90_000);
+    } catch (error) {
+      service.kill();
+      throw error;
+    }
+    return service;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
+  /** Ends the process if it is still running (after a test, whatever happened). */
+  kill(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+
+  /** Resolves with the first log line (already written or to come) that matches. */
+  waitForLog(matches: (line: LogLine) => boolean, timeoutMs = 30_000): Promise<LogLine> {
+    return new Promise((resolve, reject) => {
+      const started = Date.now();
+      const poll = (): void => {
+        const found = this.logs.find(matches);
+        if (found) return resolve(found);
+        if (this.child.exitCode !== null || this.child.signalCode !== null) {
+          return reject(new Error(`service exited before the expected log line; stderr: ${this.stderr.join('')}; logs: ${JSON.stringify(this.logs)}`));
+        }
+        if (Date.now() - started > timeoutMs) return reject(new Error(`no matching log line within ${timeoutMs} ms; logs: ${JSON.stringify(this.logs)}`));
+        setTimeout(poll, 25);
+      };
+      poll();
+    });
+  }
+
+  private take(text: string): void {
+    this.buffered += text;
+    let newline = this.buffered.indexOf('\n');
+    while (newline >= 0) {
+      const raw = this.buffered.slice(0, newline);
+      this.buffered = this.buffered.slice(newline + 1);
+      try {
+        this.logs.push(JSON.parse(raw) as LogLine);
+      } catch {
+        this.logs.push({ msg: raw });
+      }
+      newline = this.buffered.indexOf('\n');
+    }
+  }
+}
+
+/** A port nothing listens on right now (the OS picks it; the service binds it a moment later). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
