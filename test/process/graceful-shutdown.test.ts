@@ -75,7 +75,9 @@ describe('graceful shutdown of the real process', () => {
     expect(exit).toMatchObject({ code: 0, signal: null });
     expect(exit.at - signalledAt).toBeLessThan(graceMs);
     const closed = service.logs.filter((line) => line.resource).map((line) => line.msg);
-    expect(closed).toEqual(process.env['REDIS_URL'] ? ['closed database', 'closed redis'] : ['closed database']);
+    // Reverse order of opening: the change listener (a no-op without Postgres), the database, Redis.
+    const opened = ['closed credential listener', 'closed database'];
+    expect(closed).toEqual(process.env['REDIS_URL'] ? [...opened, 'closed redis'] : opened);
     expect(service.logs.find(hasMessage('shutdown complete'))).toMatchObject({ drained: true, closed: true });
   }, 120_000);
 
