@@ -53,6 +53,7 @@ describe('what the validator refuses', () => {
   it.each<[string, Partial<Exchange>, RegExp]>([
     ['a status the operation does not document', { status: 418 }, /status 418 is not documented for getMe/],
     ['a Content-Type the status does not document', { headers: { 'content-type': 'text/plain' }, body: 'ok' }, /Content-Type text\/plain is not documented/],
+    ['a media type parameter the document names, with another value', { target: '/metrics', headers: { 'content-type': 'text/plain; version=1.0.0; charset=utf-8' }, body: '# EOF' }, /Content-Type text\/plain; version=1.0.0; charset=utf-8 is not documented \(documented: text\/plain; version=0.0.4\)/],
     ['a body that is not JSON', { body: '{tenant' }, /the body is not JSON/],
     ['a missing required field', { body: '{"tenant_id":"t","user_id":"u"}' }, /must have required property 'role'/],
     ['an error message the document does not list', { status: 401, body: '{"error":"Unauthorized"}' }, /\/error must be equal to one of the allowed values/],
@@ -73,6 +74,7 @@ describe('what the validator refuses', () => {
     ['HEAD answered like GET, without a body', { method: 'HEAD', body: '' }],
     ['an unknown route answered 404 Not found', { target: '/api/v1/auth/me;x=1', status: 404, body: '{"error":"Not found"}' }],
     ['a parameter Express cannot decode answered 400 Bad Request', { method: 'GET', target: '/api/v1/auth/invites/%E0%A4%A', status: 400, body: '{"error":"Bad Request"}' }],
+    ['the Prometheus text format, its charset free', { target: '/metrics', headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }, body: '# HELP up 1\n' }],
     ['a 503 with Retry-After', { status: 503, body: '{"error":"Service unavailable"}', headers: { ...JSON_TYPE, 'retry-after': '5' } }],
     ['a preflight', { method: 'OPTIONS', status: 204, body: '' }],
   ])('accepts %s', (_name, overrides) => {

@@ -86,8 +86,34 @@ function bodyText(body: Exchange['body']): string {
   return typeof body === 'string' ? body : body.toString('utf8');
 }
 
-function mediaTypeOf(headers: Exchange['headers']): string | undefined {
-  return headerValue(headers, 'content-type')?.split(';', 1)[0]!.trim().toLowerCase();
+interface MediaType {
+  readonly type: string;
+  readonly parameters: ReadonlyMap<string, string>;
+}
+
+/** `text/plain; version=0.0.4; charset=utf-8` as its type and parameters (names in lower case, quotes dropped). */
+function parseMediaType(text: string): MediaType {
+  const [type, ...parameters] = text.split(';');
+  const entries = parameters.map((parameter) => {
+    const at = parameter.indexOf('=');
+    return [parameter.slice(0, at).trim().toLowerCase(), parameter.slice(at + 1).trim().replace(/^"(.*)"$/, '$1')] as const;
+  }).filter(([name]) => name.length > 0);
+  return { type: type!.trim().toLowerCase(), parameters: new Map(entries) };
+}
+
+/**
+ * The documented media type the answer's Content-Type is: same type, and every parameter the
+ * document names (`version=0.0.4`) present with that value. Parameters it does not name (charset)
+ * are free.
+ */
+function documentedMediaType(headers: Exchange['headers'], documented: readonly string[]): string | undefined {
+  const header = headerValue(headers, 'content-type');
+  if (header === undefined) return undefined;
+  const actual = parseMediaType(header);
+  return documented.find((key) => {
+    const expected = parseMediaType(key);
+    return expected.type === actual.type && [...expected.parameters].every(([name, value]) => actual.parameters.get(name) === value);
+  });
 }
 
 /** What the document allows for one status of one response object (already resolved). */
@@ -115,14 +141,15 @@ function checkResponse(exchange: Exchange, responsePointer: string): string[] {
     if (text.length > 0) problems.push(`no body is documented, got ${JSON.stringify(text.slice(0, 200))}`);
     return problems;
   }
-  const mediaType = mediaTypeOf(exchange.headers);
   const documented = Object.keys(response.content);
-  if (!mediaType || !documented.includes(mediaType)) {
-    problems.push(`Content-Type ${mediaType ?? '(none)'} is not documented (documented: ${documented.join(', ')})`);
+  const mediaType = documentedMediaType(exchange.headers, documented);
+  if (!mediaType) {
+    problems.push(`Content-Type ${headerValue(exchange.headers, 'content-type') ?? '(none)'} is not documented (documented: ${documented.join(', ')})`);
     return problems;
   }
   if (!hasBody) return problems;
-  if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
+  const baseType = parseMediaType(mediaType).type;
+  if (baseType === 'application/json' || baseType.endsWith('+json')) {
     let body: unknown;
     try {
       body = JSON.parse(text);
