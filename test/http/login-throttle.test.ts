@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import { buildTestApp, expectTooManyRequests, SPEC_RATE_LIMITS } from '../support/http-app';
-import { AUTH, PASSWORD, signupOwner } from '../support/http-fixtures';
+import { AUTH, bearer, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { ManualClock } from '../support/manual-clock';
 import { uniqueEmail } from '../support/test-use-cases';
 
@@ -42,6 +42,17 @@ describe('Failed logins, throttled per account across client addresses', () => {
     const after = await loginFromNewAddress(app, owner.email, PASSWORD);
     expect(after.status).toBe(200);
     expect(Object.keys(after.body as object).sort()).toEqual(['expires_in', 'token']);
+  });
+
+  it('counts a wrong current password on POST /password as a failed login of that account', async () => {
+    const { app } = await buildTestApp(behindOneProxy, { loginFailures: { limit: 3, windowSeconds: 600 } });
+    const owner = await signupOwner(app);
+    const changePassword = (current: string) => request(app).post(`${AUTH}/password`).set(bearer(owner))
+      .send({ current_password: current, new_password: 'a new long passphrase' });
+    await loginFromNewAddress(app, owner.email, 'wrong password');
+    for (let i = 0; i < 2; i += 1) expectError(await changePassword('wrong password'), 403, 'Current password is incorrect');
+    expectTooManyRequests(await changePassword(PASSWORD), { maxSeconds: 600 });
+    expect((await loginFromNewAddress(app, owner.email, PASSWORD)).status).toBe(429);
   });
 
   it('leaves other accounts alone, and a success before the limit starts the count again', async () => {
