@@ -9,7 +9,7 @@ import {
 import { assertServerContract, FUZZ_TIMEOUT_MS, fuzzParameters, memoryTarget, sendAndCheck, type FuzzRequest, type FuzzResponse, type FuzzTarget } from './fuzz-harness';
 import { AUTH, inviteFields, protectedCalls, type ProtectedCall } from './routes';
 
-/** GET /me, POST /api-keys, POST /invite, GET /invites, DELETE /invites/:id under fuzzed credentials, bodies and ids. */
+/** Every protected route (keys, invites, members, password) under fuzzed credentials, bodies and ids. */
 describe('fuzz: protected routes', () => {
   let target: FuzzTarget;
   let real: RealCredentials;

@@ -5,7 +5,7 @@ export const AUTH = '/api/v1/auth';
 
 /** One call to a protected route: `strict` when the path is sure to match the route (so part 5 runs first). */
 export interface ProtectedCall {
-  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
   /** The minimum role of part 5's table; null for "any authenticated". */
   readonly minimum: 'admin' | null;
@@ -20,6 +20,8 @@ export function encodedSegment(text: string): string {
 /**
  * Every protected route. Invite ids in a strict call are UUIDs, the given real ids, or arbitrary
  * text percent-encoded; a loose call may also carry any segment at all (broken escapes, dots, empty).
+ * Key and member ids are never real ones (UUIDs or arbitrary text), so that no call revokes a key,
+ * re-roles or removes a member and ends a credential the other properties rely on.
  */
 export function protectedCalls(realInviteIds: readonly string[], loose = false): fc.Arbitrary<ProtectedCall> {
   const strictIds = fc.oneof(
@@ -27,13 +29,22 @@ export function protectedCalls(realInviteIds: readonly string[], loose = false):
     ...(realInviteIds.length > 0 ? [fc.constantFrom(...realInviteIds)] : []),
     nastyString.filter((s) => s.length > 0 && s.length < 500).map(encodedSegment),
   );
+  const unknownIds = fc.oneof(fc.uuid(), nastyString.filter((s) => s.length > 0 && s.length < 500).map(encodedSegment));
   const deletes = (ids: fc.Arbitrary<string>, strict: boolean) =>
     ids.map((id): ProtectedCall => ({ method: 'DELETE', path: `${AUTH}/invites/${id}`, minimum: 'admin', strict }));
+  const onUnknownId = (method: ProtectedCall['method'], collection: string) =>
+    unknownIds.map((id): ProtectedCall => ({ method, path: `${AUTH}/${collection}/${id}`, minimum: 'admin', strict: true }));
   return fc.oneof(
     fc.constant<ProtectedCall>({ method: 'GET', path: `${AUTH}/me`, minimum: null, strict: true }),
     fc.constant<ProtectedCall>({ method: 'POST', path: `${AUTH}/api-keys`, minimum: 'admin', strict: true }),
+    fc.constant<ProtectedCall>({ method: 'GET', path: `${AUTH}/api-keys`, minimum: 'admin', strict: true }),
     fc.constant<ProtectedCall>({ method: 'POST', path: `${AUTH}/invite`, minimum: 'admin', strict: true }),
     fc.constant<ProtectedCall>({ method: 'GET', path: `${AUTH}/invites`, minimum: 'admin', strict: true }),
+    fc.constant<ProtectedCall>({ method: 'GET', path: `${AUTH}/members`, minimum: 'admin', strict: true }),
+    fc.constant<ProtectedCall>({ method: 'POST', path: `${AUTH}/password`, minimum: null, strict: true }),
+    onUnknownId('DELETE', 'api-keys'),
+    onUnknownId('PATCH', 'members'),
+    onUnknownId('DELETE', 'members'),
     deletes(strictIds, true),
     ...(loose ? [deletes(pathSegment, false)] : []),
   );
