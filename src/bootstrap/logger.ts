@@ -4,11 +4,34 @@ import type { Config } from './config';
 
 export interface ServiceLogger {
   readonly logger: Logger;
-  /** Writes out whatever is buffered; called last on shutdown, before the process exits. */
-  flush(): void;
+  /**
+   * Writes out whatever is buffered, in order; called last, before the process exits. Settles
+   * within FLUSH_TIMEOUT_MS even when the output is a stuck or closed pipe. Nothing may be logged
+   * after it (the stdout stream is ended).
+   */
+  flush(): Promise<void>;
 }
 
 const PRETTY_MODULE = 'pino-pretty';
+
+/** The longest the last lines may take to be written before the process exits anyway. */
+const FLUSH_TIMEOUT_MS = 1_000;
+
+/** Runs `start(done)` and settles when it calls done, or after FLUSH_TIMEOUT_MS, whichever is first. */
+function settled(start: (done: () => void) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, FLUSH_TIMEOUT_MS);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    try {
+      start(done);
+    } catch {
+      done(); // the output is gone (a closed pipe): nothing left to write to
+    }
+  });
+}
 
 function baseOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
   return {
@@ -43,22 +66,26 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'nodeEnv'>, desti
   const options = baseOptions(config);
   if (destination) {
     const logger = pino(options, destination);
-    return { logger, flush: () => logger.flush() };
+    return { logger, flush: () => settled((done) => logger.flush(done)) };
   }
   if (config.nodeEnv === 'development' && prettyAvailable()) {
     const logger = pino({ ...options, transport: { target: PRETTY_MODULE, options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } } });
-    return { logger, flush: () => logger.flush() };
+    return { logger, flush: () => settled((done) => logger.flush(done)) };
   }
   const stdout = pino.destination({ dest: 1, sync: false });
   const logger = pino(options, stdout);
-  return {
-    logger,
-    flush: () => {
-      try {
-        stdout.flushSync();
-      } catch {
-        // stdout is gone (a closed pipe): nothing left to write to.
-      }
-    },
+  // Ending the stream, not flushSync: flushSync writes the buffer at once, overtaking a write still
+  // in progress on libuv's pool, so the last lines (a closed resource, "shutdown complete") could
+  // come out of order, or be lost when the process exits before that write lands. end() waits for
+  // it, writes the rest, and emits 'close'.
+  let ended: Promise<void> | undefined;
+  const flush = (): Promise<void> => {
+    ended ??= settled((done) => {
+      stdout.once('close', done);
+      stdout.once('error', done);
+      stdout.end();
+    });
+    return ended;
   };
+  return { logger, flush };
 }

@@ -37,9 +37,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const { logger, flush } = createLogger(config);
-  const exit = (code: number): never => {
-    flush();
-    process.exit(code);
+  const exit = (code: number): void => {
+    process.exitCode = code;
+    void flush().then(() => process.exit(code));
   };
   const closeables = new Closeables(logger);
   try {
