@@ -114,3 +114,8 @@ export class CurrentPasswordIncorrect extends DomainError {
   readonly code = 'CURRENT_PASSWORD_INCORRECT';
   constructor() { super('Current password is incorrect'); }
 }
+
+export class InvalidAuditCursor extends DomainError {
+  readonly code = 'INVALID_AUDIT_CURSOR';
+  constructor() { super('Invalid cursor'); }
+}

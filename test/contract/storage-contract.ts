@@ -1,5 +1,6 @@
 import type { Storage } from '../../src/adapters/persistence/storage';
 import { describeApiKeyCases, describeApiKeyLifecycleCases } from './cases/api-key-cases';
+import { describeAuditEventCases } from './cases/audit-event-cases';
 import { describeConcurrencyCases } from './cases/concurrency-cases';
 import { describeInviteCases } from './cases/invite-cases';
 import { describeMemberCases } from './cases/member-cases';
@@ -40,6 +41,7 @@ export function describeStorageContract(
     describeApiKeyLifecycleCases(get);
     describeMemberCases(get);
     describeInviteCases(get);
+    describeAuditEventCases(get);
     if (opts.concurrent) describeConcurrencyCases(get);
   });
 }

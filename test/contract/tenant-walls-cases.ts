@@ -11,10 +11,29 @@ import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import type { ServingDatabase } from '../../src/adapters/persistence/kysely/serving-database';
 import type { Storage } from '../../src/adapters/persistence/storage';
 import { ownerView } from '../support/owner-view';
+import { anAuditEvent } from './cases/audit-event-cases';
 import { aUser, anApiKey, anInvite, seedTenant } from './storage-fixtures';
+import type { AuditEvent } from '../../src/domain/audit-event';
 
 const WALLED_BY_TENANT_ID = ['users', 'api_keys', 'tenant_invites'] as const;
 const INSUFFICIENT_PRIVILEGE = '42501';
+
+/** An event as a raw row, for statements that bypass the repository. */
+function toRow(event: AuditEvent) {
+  return {
+    id: event.id,
+    tenant_id: event.tenantId,
+    actor_user_id: event.actorUserId,
+    actor_method: event.actorMethod,
+    action: event.action,
+    target_id: event.targetId,
+    client_address: event.clientAddress,
+    user_agent: event.userAgent,
+    request_id: event.requestId,
+    occurred_at: event.occurredAt,
+    details: sql<AuditEvent['details']>`'{}'::jsonb`,
+  };
+}
 
 /** A tenant with one row in every walled table. */
 async function seedWalledTenant(storage: Storage) {
@@ -238,6 +257,30 @@ export function describeTenantWallCases(name: string, open: () => Promise<Servin
       for (const fn of rows) {
         expect(fn).toMatchObject({ definer: true, config: ['search_path=public, pg_temp'], public_can: false, app_can: true });
       }
+    });
+
+    test('the audit trail is append-only for the app role and walled like the rest', async () => {
+      const a = await seedWalledTenant(storage());
+      const b = await seedWalledTenant(storage());
+      const ofA = anAuditEvent(a.tenant.id);
+      const ofB = anAuditEvent(b.tenant.id);
+      await storage().repos.auditEvents.append(ofA);
+      await storage().repos.auditEvents.append(ofB);
+      await storage().repos.auditEvents.append(anAuditEvent(null, { actorMethod: 'none', action: 'login.failed' }));
+
+      const visible = await inTenant(serving(), a.tenant.id, (trx) => trx.selectFrom('audit_events').select('id').execute());
+      expect(visible.map((row) => row.id)).toEqual([ofA.id]);
+      await expect(inTenant(serving(), a.tenant.id, (trx) =>
+        trx.insertInto('audit_events').values({ ...toRow(anAuditEvent(b.tenant.id)) }).execute(),
+      )).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
+      // No UPDATE or DELETE grant at all: even the tenant's own events cannot be rewritten.
+      await expect(inTenant(serving(), a.tenant.id, (trx) =>
+        trx.updateTable('audit_events').set({ action: 'login.succeeded' }).where('id', '=', ofA.id).execute(),
+      )).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
+      await expect(inTenant(serving(), a.tenant.id, (trx) =>
+        trx.deleteFrom('audit_events').where('id', '=', ofA.id).execute(),
+      )).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
+      expect((await storage().repos.auditEvents.list(a.tenant.id, { limit: 10 })).map((e) => e.id)).toEqual([ofA.id]);
     });
   });
 }

@@ -1,4 +1,5 @@
 import type { ApiKey } from '../../domain/api-key';
+import type { AuditEventRepository } from './audit-events';
 import type { Invite } from '../../domain/invite';
 import type { Role } from '../../domain/role';
 import type { Tenant } from '../../domain/tenant';
@@ -120,4 +121,5 @@ export interface Repositories {
   readonly users: UserRepository;
   readonly apiKeys: ApiKeyRepository;
   readonly invites: InviteRepository;
+  readonly auditEvents: AuditEventRepository;
 }

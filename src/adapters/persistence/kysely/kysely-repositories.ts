@@ -1,5 +1,6 @@
 import type { Repositories } from '../../../application/ports/repositories';
 import { KyselyApiKeyRepository } from './api-key-repository';
+import { KyselyAuditEventRepository } from './audit-event-repository';
 import { KyselyInviteRepository } from './invite-repository';
 import { KyselyTenantRepository } from './tenant-repository';
 import type { TenantScope } from './tenant-scope';
@@ -15,5 +16,6 @@ export function kyselyRepositories(scope: TenantScope): Repositories {
     users: new KyselyUserRepository(scope),
     apiKeys: new KyselyApiKeyRepository(scope),
     invites: new KyselyInviteRepository(scope),
+    auditEvents: new KyselyAuditEventRepository(scope),
   };
 }

@@ -1,4 +1,5 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
+import type { AuditDetails } from '../../../domain/audit-event';
 
 /**
  * The tables as Kysely sees them, in the spec's snake_case names. Columns with a database default
@@ -10,6 +11,7 @@ export interface DB {
   users: UsersTable;
   api_keys: ApiKeysTable;
   tenant_invites: TenantInvitesTable;
+  audit_events: AuditEventsTable;
 }
 
 export interface TenantsTable {
@@ -57,4 +59,19 @@ export interface TenantInvitesTable {
   expires_at: Date;
   accepted_at: Date | null;
   created_at: Date;
+}
+
+export interface AuditEventsTable {
+  id: string;
+  tenant_id: string | null;
+  actor_user_id: string | null;
+  actor_method: string;
+  action: string;
+  target_id: string | null;
+  client_address: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+  occurred_at: Date;
+  /** jsonb: written as serialised text (see the repository), read back parsed by the driver. */
+  details: ColumnType<unknown, AuditDetails, never>;
 }

@@ -2,6 +2,7 @@ import type { Repositories, UserAuthState } from '../../../application/ports/rep
 import { EmailAlreadyRegistered } from '../../../domain/errors';
 import type { User } from '../../../domain/user';
 import type { MemoryState, StoredUser } from './memory-state';
+import { memoryAuditEvents } from './memory-audit-events';
 
 /** A unique index the memory backend has to enforce by hand, failing as Postgres would. */
 class UniqueViolation extends Error {
@@ -165,5 +166,6 @@ export function memoryRepositories(state: MemoryState): Repositories {
         return state.invites.delete(inviteId);
       },
     },
+    auditEvents: memoryAuditEvents(state.auditEvents),
   };
 }

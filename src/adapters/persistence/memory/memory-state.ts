@@ -1,4 +1,5 @@
 import type { ApiKey } from '../../../domain/api-key';
+import type { AuditEvent } from '../../../domain/audit-event';
 import type { Invite } from '../../../domain/invite';
 import type { Tenant } from '../../../domain/tenant';
 import type { User } from '../../../domain/user';
@@ -14,10 +15,11 @@ export interface MemoryState {
   readonly users: Map<string, StoredUser>;
   readonly apiKeys: Map<string, ApiKey>;
   readonly invites: Map<string, Invite>;
+  readonly auditEvents: Map<string, AuditEvent>;
 }
 
 export function emptyState(): MemoryState {
-  return { tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map() };
+  return { tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map(), auditEvents: new Map() };
 }
 
 export function snapshot(state: MemoryState): MemoryState {
@@ -26,5 +28,6 @@ export function snapshot(state: MemoryState): MemoryState {
     users: new Map(state.users),
     apiKeys: new Map(state.apiKeys),
     invites: new Map(state.invites),
+    auditEvents: new Map(state.auditEvents),
   };
 }

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001-initial';
 import * as tenantWalls from './0002-tenant-walls';
 import * as keyAndMemberLifecycle from './0003-key-and-member-lifecycle';
+import * as auditEvents from './0004-audit-events';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -11,6 +12,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0001-initial': initial,
   '0002-tenant-walls': tenantWalls,
   '0003-key-and-member-lifecycle': keyAndMemberLifecycle,
+  '0004-audit-events': auditEvents,
 };
 
 export const migrationProvider: MigrationProvider = {

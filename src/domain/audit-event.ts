@@ -1,0 +1,54 @@
+/**
+ * The audit trail: one immutable record per auth event. Details are small and never hold a secret,
+ * a token, a hash or a password: only ids, roles, reasons and counts.
+ */
+export const AUDIT_ACTIONS = [
+  'signup.tenant_created',
+  'signup.invite_accepted',
+  'login.succeeded',
+  'login.failed',
+  'api_key.created',
+  'api_key.revoked',
+  'invite.created',
+  'invite.revoked',
+  'member.role_changed',
+  'member.removed',
+  'password.changed',
+  'access.denied',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export function isAuditAction(value: string): value is AuditAction {
+  return (AUDIT_ACTIONS as readonly string[]).includes(value);
+}
+
+/** How the actor proved who they are; `none` for signup, login and refusals before authentication. */
+export type AuditActorMethod = 'jwt' | 'api_key' | 'none';
+
+export type AuditDetails = Readonly<Record<string, string | number | boolean | null>>;
+
+export interface AuditEvent {
+  readonly id: string;
+  /** Null only for a failed login with an e-mail that belongs to no tenant. */
+  readonly tenantId: string | null;
+  readonly actorUserId: string | null;
+  readonly actorMethod: AuditActorMethod;
+  readonly action: AuditAction;
+  /** The record acted on (user, key, invite), when there is one. */
+  readonly targetId: string | null;
+  readonly clientAddress: string | null;
+  readonly userAgent: string | null;
+  readonly requestId: string | null;
+  readonly occurredAt: Date;
+  readonly details: AuditDetails;
+}
+
+/** Bounds for what a client sends that ends up in the trail, so one request cannot bloat it. */
+export const AUDIT_USER_AGENT_MAX = 512;
+export const AUDIT_REQUEST_ID_MAX = 128;
+
+export function boundedText(value: string | undefined | null, max: number): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  return value.length > max ? value.slice(0, max) : value;
+}
