@@ -109,8 +109,8 @@ export function createApp(
   // Authentication belongs to the protected group itself, not to a path: see routeGroup for why it
   // is attached per matched route, which keeps an unknown path a 404 rather than a 401.
   const authenticateGuard = authenticate(useCases.authenticate);
-  app.use(AUTH_BASE, routeGroup([], publicRoutes(useCases, limiters), AUTH_BASE));
-  app.use(AUTH_BASE, routeGroup([metrics ? countedAuthentication(authenticateGuard, metrics) : authenticateGuard], protectedRoutes(useCases), AUTH_BASE));
+  app.use(AUTH_BASE, routeGroup([], publicRoutes(useCases, limiters), { mountPath: AUTH_BASE }));
+  app.use(AUTH_BASE, routeGroup([metrics ? countedAuthentication(authenticateGuard, metrics) : authenticateGuard], protectedRoutes(useCases), { mountPath: AUTH_BASE }));
 
   app.use((_req, _res, next) => {
     next(new HttpError(404, 'Not found'));

@@ -7,14 +7,14 @@ import { HttpError, type FieldError } from './http-error';
  * whitelist + forbidNonWhitelisted: an unknown field is refused by name rather than dropped, so a
  * typo (`tenantName`) is visible to the client. No implicit conversion: a number is not an e-mail.
  */
-const VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
+export const VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
 
 /**
  * Decorators run bottom-up, so class-validator lists a field's constraints in reverse of how the DTO
  * declares them. Reversed back, the type check declared first (`must be an email`, `must be a
  * string`) leads, rather than a length rule that means little when the field is missing.
  */
-function fieldErrors(errors: readonly ValidationError[]): FieldError[] {
+export function fieldErrors(errors: readonly ValidationError[]): FieldError[] {
   return errors.flatMap((error) =>
     Object.values(error.constraints ?? {}).reverse().map((message) => ({ field: error.property, message })),
   );

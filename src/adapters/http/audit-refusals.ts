@@ -1,0 +1,48 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import type { RecordRefusal, Refusal } from '../../application/record-refusal';
+import { DomainError, InsufficientRole } from '../../domain/errors';
+import { isUuid } from '../../domain/ids';
+import type { Principal } from '../../domain/principal';
+import type { Role } from '../../domain/role';
+import { originOf } from './request-origin';
+
+/** The not-found answers that mean "that record is not in your tenant", by error code. */
+const NOT_IN_TENANT: Readonly<Record<string, 'invite' | 'api_key' | 'member'>> = {
+  INVITE_NOT_FOUND: 'invite',
+  API_KEY_NOT_FOUND: 'api_key',
+  MEMBER_NOT_FOUND: 'member',
+};
+
+function principalIfAny(res: Response): Principal | undefined {
+  return res.locals['principal'] as Principal | undefined;
+}
+
+function refusalFor(err: unknown, targetId: unknown): Refusal | null {
+  if (err instanceof InsufficientRole) return { reason: 'role', requiredRole: err.minimumRole as Role };
+  if (err instanceof DomainError && typeof targetId === 'string' && isUuid(targetId)) {
+    const resource = NOT_IN_TENANT[err.code];
+    if (resource) return { reason: 'tenant', resource, targetId: targetId.toLowerCase() };
+  }
+  return null;
+}
+
+/**
+ * Runs inside each protected route (routeGroup's onError), where the route's :id is still known.
+ * An authenticated request refused for its role or for naming a record outside its tenant leaves
+ * an `access.denied` event, whichever layer refused it (the route's guard or the use-case). Recording is best effort: the client gets its 403/404 either way,
+ * and a failure to record is logged, never turned into a different answer.
+ */
+export function auditRefusals(recordRefusal: RecordRefusal, log: (err: unknown) => void): ErrorRequestHandler {
+  return async (err, req, res, next) => {
+    const principal = principalIfAny(res);
+    const refusal = principal ? refusalFor(err, req.params['id']) : null;
+    if (principal && refusal) {
+      try {
+        await recordRefusal.execute(principal, originOf(req), refusal);
+      } catch (recordError) {
+        log(recordError);
+      }
+    }
+    next(err);
+  };
+}

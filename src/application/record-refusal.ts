@@ -1,0 +1,35 @@
+import type { Principal } from '../domain/principal';
+import type { Role } from '../domain/role';
+import { AuditTrail, type RequestOrigin } from './audit-trail';
+import type { AuditEventRepository } from './ports/audit-events';
+
+/**
+ * Why an authenticated caller was refused: their role is too low, or the record they named is not
+ * in their tenant (answered 404 whether it exists elsewhere or not, so the answer reveals nothing).
+ */
+export type Refusal =
+  | { readonly reason: 'role'; readonly requiredRole: Role }
+  | { readonly reason: 'tenant'; readonly resource: 'invite' | 'api_key' | 'member'; readonly targetId: string };
+
+export interface RecordRefusalDeps {
+  readonly auditEvents: AuditEventRepository;
+  readonly trail: AuditTrail;
+}
+
+/** The `access.denied` event: nothing changed, so it is written on its own. */
+export class RecordRefusal {
+  constructor(private readonly deps: RecordRefusalDeps) {}
+
+  async execute(caller: Principal, origin: RequestOrigin, refusal: Refusal): Promise<void> {
+    const event = this.deps.trail.event(origin, {
+      tenantId: caller.tenantId,
+      actor: caller,
+      action: 'access.denied',
+      targetId: refusal.reason === 'tenant' ? refusal.targetId : null,
+      details: refusal.reason === 'role'
+        ? { reason: 'role', role: caller.role, required_role: refusal.requiredRole }
+        : { reason: 'tenant', resource: refusal.resource },
+    });
+    await this.deps.auditEvents.append(event);
+  }
+}
