@@ -30,7 +30,7 @@ export class AuditTrail {
   event(origin: RequestOrigin, facts: AuditFacts): AuditEvent {
     const method: AuditActorMethod = facts.actor.method;
     return {
-      id: this.deps.ids.newId(),
+      id: this.deps.ids.newOrderedId(),
       tenantId: facts.tenantId,
       actorUserId: facts.actor.userId,
       actorMethod: method,

@@ -3,12 +3,14 @@ import type { Principal } from '../domain/principal';
 import { assertRoleAtLeast, type Role } from '../domain/role';
 import { type MemberSummary, memberSummary } from './list-members';
 import { lockMembership, memberIdOrThrow } from './membership-transaction';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from './audit-trail';
 import type { CredentialStates } from './ports/credential-states';
 import type { UnitOfWork } from './ports/unit-of-work';
 
 export interface ChangeMemberRoleDeps {
   readonly unitOfWork: UnitOfWork;
   readonly credentials: CredentialStates;
+  readonly trail: AuditTrail;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface ChangeMemberRoleDeps {
 export class ChangeMemberRole {
   constructor(private readonly deps: ChangeMemberRoleDeps) {}
 
-  async execute(caller: Principal, memberId: string, role: Role): Promise<MemberSummary> {
+  async execute(caller: Principal, memberId: string, role: Role, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<MemberSummary> {
     assertRoleAtLeast(caller.role, 'admin');
     const targetId = memberIdOrThrow(memberId);
     const { target, changed } = await this.deps.unitOfWork.run(async (tx) => {
@@ -27,6 +29,13 @@ export class ChangeMemberRole {
       assertMayChangeRole(locked.change, role);
       if (locked.target.role === role) return { target: locked.target, changed: false };
       await tx.users.changeRole(caller.tenantId, targetId, role);
+      await tx.auditEvents.append(this.deps.trail.event(origin, {
+        tenantId: caller.tenantId,
+        actor: caller,
+        action: 'member.role_changed',
+        targetId,
+        details: { from: locked.target.role, to: role },
+      }));
       return { target: { ...locked.target, role }, changed: true };
     });
     if (changed) this.deps.credentials.forget({ kind: 'user', userId: targetId });

@@ -1,5 +1,6 @@
 import { CurrentPasswordIncorrect, TooManyFailedLogins } from '../domain/errors';
 import type { Principal } from '../domain/principal';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from './audit-trail';
 import { callerGone } from './caller-gone';
 import type { CredentialStates } from './ports/credential-states';
 import type { LoginThrottle } from './ports/login-throttle';
@@ -28,6 +29,7 @@ export interface ChangePasswordDeps {
   readonly secrets: Secrets;
   readonly throttle: LoginThrottle;
   readonly credentials: CredentialStates;
+  readonly trail: AuditTrail;
 }
 
 /**
@@ -38,8 +40,8 @@ export interface ChangePasswordDeps {
 export class ChangePassword {
   constructor(private readonly deps: ChangePasswordDeps) {}
 
-  async execute(caller: Principal, input: ChangePasswordInput): Promise<ChangePasswordResult> {
-    const { repos, unitOfWork, hasher, tokens, secrets, throttle, credentials } = this.deps;
+  async execute(caller: Principal, input: ChangePasswordInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<ChangePasswordResult> {
+    const { repos, unitOfWork, hasher, tokens, secrets, throttle, credentials, trail } = this.deps;
     const user = await repos.users.findById(caller.tenantId, caller.userId);
     if (!user) throw callerGone(caller);
 
@@ -50,7 +52,14 @@ export class ChangePassword {
     await throttle.reset(accountKey);
 
     const passwordHash = await hasher.hash(input.newPassword);
-    const authVersion = await unitOfWork.run((tx) => tx.users.changePassword(user.tenantId, user.id, passwordHash));
+    const authVersion = await unitOfWork.run(async (tx) => {
+      const version = await tx.users.changePassword(user.tenantId, user.id, passwordHash);
+      if (version === null) return null;
+      await tx.auditEvents.append(trail.event(origin, {
+        tenantId: user.tenantId, actor: caller, action: 'password.changed', targetId: user.id,
+      }));
+      return version;
+    });
     if (authVersion === null) throw callerGone(caller);
     credentials.forget({ kind: 'user', userId: user.id });
 

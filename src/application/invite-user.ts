@@ -2,10 +2,11 @@ import { normalizeEmail } from '../domain/email';
 import { INVITE_TOKEN_BYTES } from '../domain/invite';
 import type { Principal } from '../domain/principal';
 import { assertRoleAtLeast, DEFAULT_INVITE_ROLE, type InvitableRole } from '../domain/role';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from './audit-trail';
 import type { Clock } from './ports/clock';
 import type { IdGenerator } from './ports/ids';
-import type { InviteRepository } from './ports/repositories';
 import type { Secrets } from './ports/secrets';
+import type { UnitOfWork } from './ports/unit-of-work';
 
 export interface InviteUserInput {
   readonly email: string;
@@ -18,7 +19,8 @@ export interface CreatedInvite {
 }
 
 export interface InviteUserDeps {
-  readonly invites: InviteRepository;
+  readonly unitOfWork: UnitOfWork;
+  readonly trail: AuditTrail;
   readonly ids: IdGenerator;
   readonly secrets: Secrets;
   readonly clock: Clock;
@@ -28,13 +30,13 @@ export interface InviteUserDeps {
 export class InviteUser {
   constructor(private readonly deps: InviteUserDeps) {}
 
-  async execute(caller: Principal, input: InviteUserInput): Promise<CreatedInvite> {
+  async execute(caller: Principal, input: InviteUserInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<CreatedInvite> {
     assertRoleAtLeast(caller.role, 'admin');
-    const { invites, ids, secrets, clock, inviteTtlSeconds } = this.deps;
+    const { unitOfWork, trail, ids, secrets, clock, inviteTtlSeconds } = this.deps;
     const now = clock.now();
     const inviteToken = secrets.randomHex(INVITE_TOKEN_BYTES);
     const expiresAt = new Date(now.getTime() + inviteTtlSeconds * 1000);
-    await invites.create({
+    const invite = {
       id: ids.newId(),
       tenantId: caller.tenantId,
       email: normalizeEmail(input.email),
@@ -44,6 +46,16 @@ export class InviteUser {
       expiresAt,
       acceptedAt: null,
       createdAt: now,
+    };
+    await unitOfWork.run(async (tx) => {
+      await tx.invites.create(invite);
+      await tx.auditEvents.append(trail.event(origin, {
+        tenantId: caller.tenantId,
+        actor: caller,
+        action: 'invite.created',
+        targetId: invite.id,
+        details: { email: invite.email, role: invite.role, expires_at: expiresAt.toISOString() },
+      }));
     });
     return { inviteToken, expiresAt };
   }

@@ -20,7 +20,7 @@ export interface AuditPage {
 }
 
 export const DEFAULT_AUDIT_PAGE = 50;
-export const MAX_AUDIT_PAGE = 200;
+export const MAX_AUDIT_PAGE = 100;
 
 export interface ListAuditEventsDeps {
   readonly auditEvents: AuditEventRepository;

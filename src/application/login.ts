@@ -1,5 +1,7 @@
 import { InvalidCredentials, TooManyFailedLogins } from '../domain/errors';
 import { normalizeEmail } from '../domain/email';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from './audit-trail';
+import type { AuditEventRepository } from './ports/audit-events';
 import type { LoginThrottle } from './ports/login-throttle';
 import type { PasswordHasher } from './ports/password-hasher';
 import type { UserRepository } from './ports/repositories';
@@ -29,6 +31,8 @@ export interface LoginDeps {
    * it costs as much time as a known one and the answer's timing does not tell which e-mails exist.
    */
   readonly dummyHash: string;
+  readonly auditEvents: AuditEventRepository;
+  readonly trail: AuditTrail;
 }
 
 export class Login {
@@ -40,24 +44,48 @@ export class Login {
    * revealed) and the same for known and unknown e-mails (it does not reveal which accounts exist).
    * Only a success wipes the count, so what stays counted is failures.
    */
-  async execute(input: LoginInput): Promise<LoginResult> {
+  async execute(input: LoginInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<LoginResult> {
     const { users, hasher, tokens, secrets, throttle, dummyHash } = this.deps;
     const email = normalizeEmail(input.email);
     const accountKey = secrets.sha256Hex(email);
     const decision = await throttle.recordAttempt(accountKey);
-    if (!decision.allowed) throw new TooManyFailedLogins(decision.retryAfterSeconds);
+    if (!decision.allowed) {
+      await this.recordFailure(origin, await users.findByEmail(email), 'throttled');
+      throw new TooManyFailedLogins(decision.retryAfterSeconds);
+    }
 
     const user = await users.findByEmail(email);
     const matches = await hasher.verify(input.password, user?.passwordHash ?? dummyHash);
-    if (!user || !matches) throw new InvalidCredentials();
+    if (!user || !matches) {
+      await this.recordFailure(origin, user, 'invalid_credentials');
+      throw new InvalidCredentials();
+    }
     await throttle.reset(accountKey);
     // The only moment the plain password is at hand: renew a hash made at older scrypt parameters.
     if (hasher.needsRehash(user.passwordHash)) {
       await users.updatePasswordHash(user.tenantId, user.id, await hasher.hash(input.password));
     }
+    await this.deps.auditEvents.append(this.deps.trail.event(origin, {
+      tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'login.succeeded', targetId: user.id,
+    }));
     const token = tokens.issue({
       tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion,
     });
     return { token, expiresIn: tokens.expiresIn };
+  }
+
+  /**
+   * A failure for a known e-mail goes to that tenant's trail (the account under attack); for an
+   * unknown one there is no tenant, and the event is kept without one. Nobody is the actor: who
+   * tried is not known, only from where.
+   */
+  private async recordFailure(origin: RequestOrigin, user: { id: string; tenantId: string } | null, reason: string): Promise<void> {
+    await this.deps.auditEvents.append(this.deps.trail.event(origin, {
+      tenantId: user?.tenantId ?? null,
+      actor: { userId: null, method: 'none' },
+      action: 'login.failed',
+      targetId: user?.id ?? null,
+      details: { reason },
+    }));
   }
 }

@@ -2,6 +2,7 @@ import { assertMayRemove } from '../domain/membership';
 import type { Principal } from '../domain/principal';
 import { assertRoleAtLeast } from '../domain/role';
 import { lockMembership, memberIdOrThrow } from './membership-transaction';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from './audit-trail';
 import type { Clock } from './ports/clock';
 import type { CredentialStates } from './ports/credential-states';
 import type { UnitOfWork } from './ports/unit-of-work';
@@ -10,6 +11,7 @@ export interface RemoveMemberDeps {
   readonly unitOfWork: UnitOfWork;
   readonly credentials: CredentialStates;
   readonly clock: Clock;
+  readonly trail: AuditTrail;
 }
 
 /**
@@ -20,14 +22,21 @@ export interface RemoveMemberDeps {
 export class RemoveMember {
   constructor(private readonly deps: RemoveMemberDeps) {}
 
-  async execute(caller: Principal, memberId: string): Promise<void> {
+  async execute(caller: Principal, memberId: string, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<void> {
     assertRoleAtLeast(caller.role, 'admin');
     const targetId = memberIdOrThrow(memberId);
     await this.deps.unitOfWork.run(async (tx) => {
       const locked = await lockMembership(tx, caller, targetId);
       assertMayRemove(locked.change);
-      await tx.apiKeys.revokeAllOf(caller.tenantId, targetId);
+      const keysRevoked = await tx.apiKeys.revokeAllOf(caller.tenantId, targetId);
       await tx.users.markRemoved(caller.tenantId, targetId, this.deps.clock.now());
+      await tx.auditEvents.append(this.deps.trail.event(origin, {
+        tenantId: caller.tenantId,
+        actor: caller,
+        action: 'member.removed',
+        targetId,
+        details: { role: locked.target.role, api_keys_revoked: keysRevoked },
+      }));
     });
     this.deps.credentials.forget({ kind: 'user', userId: targetId });
   }

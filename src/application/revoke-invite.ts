@@ -2,21 +2,30 @@ import { InviteNotFound } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import type { Principal } from '../domain/principal';
 import { assertRoleAtLeast } from '../domain/role';
-import type { InviteRepository } from './ports/repositories';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from './audit-trail';
+import type { UnitOfWork } from './ports/unit-of-work';
 
 export interface RevokeInviteDeps {
-  readonly invites: InviteRepository;
+  readonly unitOfWork: UnitOfWork;
+  readonly trail: AuditTrail;
 }
 
 /** Deletes an unaccepted invite of the caller's tenant; expiry is not checked (part 3). */
 export class RevokeInvite {
   constructor(private readonly deps: RevokeInviteDeps) {}
 
-  async execute(caller: Principal, inviteId: string): Promise<void> {
+  async execute(caller: Principal, inviteId: string, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<void> {
     assertRoleAtLeast(caller.role, 'admin');
     // UUIDs are case-insensitive; ids are stored in lowercase, so every backend matches alike.
-    if (!isUuid(inviteId) || !(await this.deps.invites.deleteUnaccepted(caller.tenantId, inviteId.toLowerCase()))) {
-      throw new InviteNotFound();
-    }
+    if (!isUuid(inviteId)) throw new InviteNotFound();
+    const id = inviteId.toLowerCase();
+    const deleted = await this.deps.unitOfWork.run(async (tx) => {
+      if (!(await tx.invites.deleteUnaccepted(caller.tenantId, id))) return false;
+      await tx.auditEvents.append(this.deps.trail.event(origin, {
+        tenantId: caller.tenantId, actor: caller, action: 'invite.revoked', targetId: id,
+      }));
+      return true;
+    });
+    if (!deleted) throw new InviteNotFound();
   }
 }

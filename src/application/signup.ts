@@ -4,6 +4,7 @@ import { inviteState, isWellFormedInviteToken } from '../domain/invite';
 import type { Role } from '../domain/role';
 import { INITIAL_AUTH_VERSION } from '../domain/user';
 import { makeSlug, SLUG_SUFFIX_HEX_LENGTH } from '../domain/slug';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from './audit-trail';
 import type { Clock } from './ports/clock';
 import type { IdGenerator } from './ports/ids';
 import type { PasswordHasher } from './ports/password-hasher';
@@ -28,6 +29,8 @@ export interface SignupResult {
 interface Joined {
   readonly tenantId: string;
   readonly role: Role;
+  /** Set when the signup consumed an invite. */
+  readonly inviteId?: string;
 }
 
 export interface SignupDeps {
@@ -38,13 +41,14 @@ export interface SignupDeps {
   readonly ids: IdGenerator;
   readonly secrets: Secrets;
   readonly clock: Clock;
+  readonly trail: AuditTrail;
 }
 
 /** Rules S-1 to S-5: a new tenant with its owner, or a new member through an invite, in one transaction. */
 export class Signup {
   constructor(private readonly deps: SignupDeps) {}
 
-  async execute(input: SignupInput): Promise<SignupResult> {
+  async execute(input: SignupInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<SignupResult> {
     const { repos, unitOfWork, hasher, tokens, ids } = this.deps;
     const email = normalizeEmail(input.email);
     if (input.inviteToken === undefined && !input.tenantName) throw new TenantNameRequired();
@@ -62,6 +66,7 @@ export class Signup {
         id: userId, tenantId: target.tenantId, email, passwordHash, role: target.role, createdAt: this.deps.clock.now(),
         authVersion: INITIAL_AUTH_VERSION,
       });
+      await this.recordSignup(tx, origin, userId, target);
       return target;
     });
 
@@ -79,7 +84,25 @@ export class Signup {
     if (state === 'expired') throw new InviteExpired();
     // The conditional update is what makes acceptance single-use under concurrent signups.
     if (!(await tx.invites.markAccepted(invite.tenantId, invite.id, now))) throw new InviteAlreadyAccepted();
-    return { tenantId: invite.tenantId, role: invite.role };
+    return { tenantId: invite.tenantId, role: invite.role, inviteId: invite.id };
+  }
+
+  /** In the signup's own transaction: an invite signup also records the invite's acceptance. */
+  private async recordSignup(tx: Repositories, origin: RequestOrigin, userId: string, joined: Joined): Promise<void> {
+    const actor = { userId, method: 'none' } as const;
+    const { trail } = this.deps;
+    if (joined.inviteId === undefined) {
+      await tx.auditEvents.append(trail.event(origin, {
+        tenantId: joined.tenantId, actor, action: 'signup.tenant_created', targetId: userId, details: { role: joined.role },
+      }));
+      return;
+    }
+    await tx.auditEvents.append(trail.event(origin, {
+      tenantId: joined.tenantId, actor, action: 'signup.invite_accepted', targetId: userId, details: { role: joined.role, invite_id: joined.inviteId },
+    }));
+    await tx.auditEvents.append(trail.event(origin, {
+      tenantId: joined.tenantId, actor, action: 'invite.accepted', targetId: joined.inviteId, details: { user_id: userId },
+    }));
   }
 
   /** S-3: the first user of a new tenant owns it. */

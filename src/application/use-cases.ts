@@ -3,10 +3,12 @@ import type { ChangeMemberRole } from './change-member-role';
 import type { ChangePassword } from './change-password';
 import type { CreateApiKey } from './create-api-key';
 import type { InviteUser } from './invite-user';
+import type { ListAuditEvents } from './list-audit-events';
 import type { ListApiKeys } from './list-api-keys';
 import type { ListInvites } from './list-invites';
 import type { ListMembers } from './list-members';
 import type { Login } from './login';
+import type { RecordRefusal } from './record-refusal';
 import type { RemoveMember } from './remove-member';
 import type { RevokeApiKey } from './revoke-api-key';
 import type { RevokeInvite } from './revoke-invite';
@@ -27,4 +29,7 @@ export interface UseCases {
   readonly changeMemberRole: ChangeMemberRole;
   readonly removeMember: RemoveMember;
   readonly changePassword: ChangePassword;
+  readonly listAuditEvents: ListAuditEvents;
+  /** Not a request of its own: the HTTP adapter records refused requests through it. */
+  readonly recordRefusal: RecordRefusal;
 }

@@ -1,9 +1,11 @@
+import { AuditTrail } from '../application/audit-trail';
 import { Authenticate } from '../application/authenticate';
 import { ChangeMemberRole } from '../application/change-member-role';
 import { ChangePassword } from '../application/change-password';
 import { CreateApiKey } from '../application/create-api-key';
 import { InviteUser } from '../application/invite-user';
 import { ListApiKeys } from '../application/list-api-keys';
+import { ListAuditEvents } from '../application/list-audit-events';
 import { ListInvites } from '../application/list-invites';
 import { ListMembers } from '../application/list-members';
 import { Login } from '../application/login';
@@ -15,6 +17,7 @@ import type { LoginThrottle } from '../application/ports/login-throttle';
 import type { PasswordHasher } from '../application/ports/password-hasher';
 import type { Secrets } from '../application/ports/secrets';
 import type { TokenService } from '../application/ports/token-service';
+import { RecordRefusal } from '../application/record-refusal';
 import { RemoveMember } from '../application/remove-member';
 import { RevokeApiKey } from '../application/revoke-api-key';
 import { RevokeInvite } from '../application/revoke-invite';
@@ -60,21 +63,25 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   const keyUsage = services.keyUsage ?? new ThrottledApiKeyUsage(repos.apiKeys, onBackgroundError);
   // Made once at start so that a login for an unknown e-mail costs one real verification too.
   const dummyHash = await hasher.hash(secrets.randomHex(32));
+  const trail = new AuditTrail({ ids, clock });
+  const auditEvents = repos.auditEvents;
   return {
-    signup: new Signup({ repos, unitOfWork, hasher, tokens, ids, secrets, clock }),
-    login: new Login({ users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, dummyHash }),
+    signup: new Signup({ repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail }),
+    login: new Login({ users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, dummyHash, auditEvents, trail }),
     authenticate: new Authenticate({ credentials, keyUsage, tokens, secrets, clock }),
-    createApiKey: new CreateApiKey({ apiKeys: repos.apiKeys, ids, secrets, clock }),
+    createApiKey: new CreateApiKey({ unitOfWork, trail, ids, secrets, clock }),
     listApiKeys: new ListApiKeys({ apiKeys: repos.apiKeys }),
-    revokeApiKey: new RevokeApiKey({ unitOfWork, credentials }),
-    inviteUser: new InviteUser({ invites: repos.invites, ids, secrets, clock, inviteTtlSeconds: policy.inviteTtlSeconds }),
+    revokeApiKey: new RevokeApiKey({ unitOfWork, credentials, trail }),
+    inviteUser: new InviteUser({ unitOfWork, trail, ids, secrets, clock, inviteTtlSeconds: policy.inviteTtlSeconds }),
     listInvites: new ListInvites({ invites: repos.invites, clock }),
-    revokeInvite: new RevokeInvite({ invites: repos.invites }),
+    revokeInvite: new RevokeInvite({ unitOfWork, trail }),
     listMembers: new ListMembers({ users: repos.users }),
-    changeMemberRole: new ChangeMemberRole({ unitOfWork, credentials }),
-    removeMember: new RemoveMember({ unitOfWork, credentials, clock }),
+    changeMemberRole: new ChangeMemberRole({ unitOfWork, credentials, trail }),
+    removeMember: new RemoveMember({ unitOfWork, credentials, clock, trail }),
     changePassword: new ChangePassword({
-      repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, credentials,
+      repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, credentials, trail,
     }),
+    listAuditEvents: new ListAuditEvents({ auditEvents }),
+    recordRefusal: new RecordRefusal({ auditEvents, trail }),
   };
 }

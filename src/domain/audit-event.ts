@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   'api_key.revoked',
   'invite.created',
   'invite.revoked',
+  'invite.accepted',
   'member.role_changed',
   'member.removed',
   'password.changed',

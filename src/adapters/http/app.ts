@@ -11,6 +11,8 @@ import { HttpError } from './http-error';
 import { type HttpMetrics, measureRequests, serveMetrics } from './http-metrics';
 import { createRateLimiters, type RateLimitConfig, type RateLimitStoreFactory } from './rate-limits';
 import { ALWAYS_READY, type Readiness } from './readiness';
+import { auditRefusals } from './audit-refusals';
+import { assignRequestId } from './request-id';
 import { requestLog } from './request-log';
 import { routeGroup } from './route-group';
 import { securityHeaders } from './security-headers';
@@ -93,7 +95,7 @@ export function createApp(
     onReject: metrics ? (limiter) => metrics.rateLimited(limiter) : undefined,
   });
 
-  if (logger) app.use(requestLog(logger));
+  app.use(logger ? requestLog(logger) : assignRequestId());
   if (metrics) {
     const outcomes = new Map<string, Counter<'outcome'>>([[`${AUTH_BASE}/login`, metrics.logins], [`${AUTH_BASE}/signup`, metrics.signups]]);
     app.use(measureRequests(metrics, outcomes));
@@ -110,7 +112,10 @@ export function createApp(
   // is attached per matched route, which keeps an unknown path a 404 rather than a 401.
   const authenticateGuard = authenticate(useCases.authenticate);
   app.use(AUTH_BASE, routeGroup([], publicRoutes(useCases, limiters), { mountPath: AUTH_BASE }));
-  app.use(AUTH_BASE, routeGroup([metrics ? countedAuthentication(authenticateGuard, metrics) : authenticateGuard], protectedRoutes(useCases), { mountPath: AUTH_BASE }));
+  app.use(AUTH_BASE, routeGroup([metrics ? countedAuthentication(authenticateGuard, metrics) : authenticateGuard], protectedRoutes(useCases), {
+    mountPath: AUTH_BASE,
+    onError: [auditRefusals(useCases.recordRefusal, log)],
+  }));
 
   app.use((_req, _res, next) => {
     next(new HttpError(404, 'Not found'));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -13,4 +14,17 @@ const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export function requestIdFor(header: string | string[] | undefined): string {
   return typeof header === 'string' && ACCEPTABLE_ID.test(header) ? header : randomUUID();
+}
+
+/**
+ * Without a request log (pino-http assigns ids as it logs), ids are still assigned and returned: the
+ * audit trail records them and clients quote them, whether or not this instance logs requests.
+ */
+export function assignRequestId(): RequestHandler {
+  return (req, res, next) => {
+    const id = requestIdFor(req.headers[REQUEST_ID_HEADER]);
+    (req as Request & { id?: string }).id = id;
+    res.setHeader(REQUEST_ID_HEADER, id);
+    next();
+  };
 }

@@ -21,6 +21,9 @@ export interface AuditQuery {
 export interface AuditEventRepository {
   /** Stores one event. Ids are fresh, so a conflict is a storage failure and is thrown as is. */
   append(event: AuditEvent): Promise<void>;
-  /** The tenant's events, newest first (ties broken by id, descending), at most `limit`. */
+  /**
+   * The tenant's events, newest first, at most `limit`. Ties in time are broken by id, descending:
+   * event ids are time-ordered (IdGenerator.newOrderedId), so events of one millisecond keep their order.
+   */
   list(tenantId: string, query: AuditQuery): Promise<AuditEvent[]>;
 }

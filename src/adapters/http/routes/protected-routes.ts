@@ -6,15 +6,36 @@ import { ChangeRoleBody } from '../dto/change-role-body';
 import { CreateApiKeyBody } from '../dto/create-api-key-body';
 import { InviteBody } from '../dto/invite-body';
 import { jsonBody } from '../json-body';
+import { originOf } from '../request-origin';
 import { principalOf } from '../request-principal';
 import { requireRole } from '../require-role';
 import type { RouteDefinition } from '../route-group';
 import { validateBody } from '../validate-body';
+import { queryOf, validateQuery } from '../validate-query';
+import { AuditEventsQuery } from '../dto/audit-events-query';
+import { DEFAULT_AUDIT_PAGE } from '../../../application/list-audit-events';
+import type { AuditEvent } from '../../../domain/audit-event';
 
 const iso = (date: Date | null): string | null => (date === null ? null : date.toISOString());
 
 function memberJson(member: MemberSummary) {
   return { user_id: member.id, email: member.email, role: member.role, created_at: member.createdAt.toISOString() };
+}
+
+function auditEventJson(event: AuditEvent) {
+  return {
+    id: event.id,
+    tenant_id: event.tenantId,
+    actor_user_id: event.actorUserId,
+    actor_auth: event.actorMethod,
+    action: event.action,
+    target_id: event.targetId,
+    client_ip: event.clientAddress,
+    user_agent: event.userAgent,
+    request_id: event.requestId,
+    occurred_at: event.occurredAt.toISOString(),
+    details: event.details,
+  };
 }
 
 function apiKeyJson(key: ApiKeySummary) {
@@ -48,7 +69,7 @@ export function protectedRoutes(useCases: UseCases): RouteDefinition[] {
       // No body (part 4) reaches validation as {}, so both fields are simply absent.
       handlers: [adminOnly, jsonBody(), validateBody(CreateApiKeyBody), async (req, res) => {
         const body = req.body as CreateApiKeyBody;
-        const created = await useCases.createApiKey.execute(principalOf(res), { name: body.name, expiresInDays: body.expires_in_days });
+        const created = await useCases.createApiKey.execute(principalOf(res), { name: body.name, expiresInDays: body.expires_in_days }, originOf(req));
         res.status(201).json({
           api_key: created.apiKey, prefix: created.prefix, id: created.id, name: created.name, expires_at: iso(created.expiresAt),
         });
@@ -66,7 +87,7 @@ export function protectedRoutes(useCases: UseCases): RouteDefinition[] {
       method: 'delete',
       path: '/api-keys/:id',
       handlers: [adminOnly, async (req, res) => {
-        await useCases.revokeApiKey.execute(principalOf(res), String(req.params['id']));
+        await useCases.revokeApiKey.execute(principalOf(res), String(req.params['id']), originOf(req));
         res.status(200).json({ revoked: true });
       }],
     },
@@ -75,7 +96,7 @@ export function protectedRoutes(useCases: UseCases): RouteDefinition[] {
       path: '/invite',
       handlers: [adminOnly, jsonBody(), validateBody(InviteBody), async (req, res) => {
         const body = req.body as InviteBody;
-        const created = await useCases.inviteUser.execute(principalOf(res), { email: body.email, role: body.role });
+        const created = await useCases.inviteUser.execute(principalOf(res), { email: body.email, role: body.role }, originOf(req));
         res.status(201).json({ invite_token: created.inviteToken, expires_at: created.expiresAt.toISOString() });
       }],
     },
@@ -99,7 +120,7 @@ export function protectedRoutes(useCases: UseCases): RouteDefinition[] {
       method: 'delete',
       path: '/invites/:id',
       handlers: [adminOnly, async (req, res) => {
-        await useCases.revokeInvite.execute(principalOf(res), String(req.params['id']));
+        await useCases.revokeInvite.execute(principalOf(res), String(req.params['id']), originOf(req));
         res.status(200).json({ deleted: true });
       }],
     },
@@ -116,7 +137,7 @@ export function protectedRoutes(useCases: UseCases): RouteDefinition[] {
       path: '/members/:id',
       handlers: [adminOnly, jsonBody(), validateBody(ChangeRoleBody), async (req, res) => {
         const body = req.body as ChangeRoleBody;
-        const member = await useCases.changeMemberRole.execute(principalOf(res), String(req.params['id']), body.role);
+        const member = await useCases.changeMemberRole.execute(principalOf(res), String(req.params['id']), body.role, originOf(req));
         res.status(200).json(memberJson(member));
       }],
     },
@@ -124,7 +145,7 @@ export function protectedRoutes(useCases: UseCases): RouteDefinition[] {
       method: 'delete',
       path: '/members/:id',
       handlers: [adminOnly, async (req, res) => {
-        await useCases.removeMember.execute(principalOf(res), String(req.params['id']));
+        await useCases.removeMember.execute(principalOf(res), String(req.params['id']), originOf(req));
         res.status(200).json({ removed: true });
       }],
     },
@@ -135,8 +156,22 @@ export function protectedRoutes(useCases: UseCases): RouteDefinition[] {
         const body = req.body as ChangePasswordBody;
         const result = await useCases.changePassword.execute(principalOf(res), {
           currentPassword: body.current_password, newPassword: body.new_password,
-        });
+        }, originOf(req));
         res.status(200).json({ token: result.token, expires_in: result.expiresIn });
+      }],
+    },
+    {
+      method: 'get',
+      path: '/audit-events',
+      handlers: [adminOnly, validateQuery(AuditEventsQuery), async (_req, res) => {
+        const query = queryOf<AuditEventsQuery>(res);
+        const page = await useCases.listAuditEvents.execute(principalOf(res), {
+          limit: query.limit ?? DEFAULT_AUDIT_PAGE,
+          cursor: query.cursor,
+          action: query.action,
+          actorUserId: query.actor,
+        });
+        res.status(200).json({ events: page.events.map(auditEventJson), next_cursor: page.nextCursor });
       }],
     },
   ];

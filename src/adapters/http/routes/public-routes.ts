@@ -3,6 +3,7 @@ import type { UseCases } from '../../../application/use-cases';
 import { LoginBody } from '../dto/login-body';
 import { SignupBody } from '../dto/signup-body';
 import { jsonBody } from '../json-body';
+import { originOf } from '../request-origin';
 import type { RouteDefinition } from '../route-group';
 import { validateBody } from '../validate-body';
 
@@ -22,7 +23,7 @@ export function publicRoutes(useCases: UseCases, limiters: PublicRouteLimiters):
       path: '/login',
       handlers: [limiters.login, jsonBody(), validateBody(LoginBody), async (req, res) => {
         const body = req.body as LoginBody;
-        const result = await useCases.login.execute({ email: body.email, password: body.password });
+        const result = await useCases.login.execute({ email: body.email, password: body.password }, originOf(req));
         res.status(200).json({ token: result.token, expires_in: result.expiresIn });
       }],
     },
@@ -36,7 +37,7 @@ export function publicRoutes(useCases: UseCases, limiters: PublicRouteLimiters):
           password: body.password,
           tenantName: body.tenant_name,
           inviteToken: body.invite_token,
-        });
+        }, originOf(req));
         res.status(201).json({ token: result.token, tenant_id: result.tenantId, expires_in: result.expiresIn });
       }],
     },
