@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { auditRow } from '../../src/adapters/persistence/kysely/audit-event-repository';
 import { createKyselyStorage } from '../../src/adapters/persistence/kysely/kysely-storage';
 import {
   APP_ROLE,
@@ -13,27 +14,9 @@ import type { Storage } from '../../src/adapters/persistence/storage';
 import { ownerView } from '../support/owner-view';
 import { anAuditEvent } from './cases/audit-event-cases';
 import { aUser, anApiKey, anInvite, seedTenant } from './storage-fixtures';
-import type { AuditEvent } from '../../src/domain/audit-event';
 
 const WALLED_BY_TENANT_ID = ['users', 'api_keys', 'tenant_invites'] as const;
 const INSUFFICIENT_PRIVILEGE = '42501';
-
-/** An event as a raw row, for statements that bypass the repository. */
-function toRow(event: AuditEvent) {
-  return {
-    id: event.id,
-    tenant_id: event.tenantId,
-    actor_user_id: event.actorUserId,
-    actor_method: event.actorMethod,
-    action: event.action,
-    target_id: event.targetId,
-    client_address: event.clientAddress,
-    user_agent: event.userAgent,
-    request_id: event.requestId,
-    occurred_at: event.occurredAt,
-    details: sql<AuditEvent['details']>`'{}'::jsonb`,
-  };
-}
 
 /** A tenant with one row in every walled table. */
 async function seedWalledTenant(storage: Storage) {
@@ -271,7 +254,7 @@ export function describeTenantWallCases(name: string, open: () => Promise<Servin
       const visible = await inTenant(serving(), a.tenant.id, (trx) => trx.selectFrom('audit_events').select('id').execute());
       expect(visible.map((row) => row.id)).toEqual([ofA.id]);
       await expect(inTenant(serving(), a.tenant.id, (trx) =>
-        trx.insertInto('audit_events').values({ ...toRow(anAuditEvent(b.tenant.id)) }).execute(),
+        trx.insertInto('audit_events').values(auditRow(anAuditEvent(b.tenant.id))).execute(),
       )).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
       // No UPDATE or DELETE grant at all: even the tenant's own events cannot be rewritten.
       await expect(inTenant(serving(), a.tenant.id, (trx) =>

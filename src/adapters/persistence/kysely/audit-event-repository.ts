@@ -7,24 +7,29 @@ import type { TenantScope } from './tenant-scope';
 
 type AuditRow = Selectable<AuditEventsTable>;
 
+/** The row an event is stored as. */
+export function auditRow(event: AuditEvent) {
+  return {
+    id: event.id,
+    tenant_id: event.tenantId,
+    actor_user_id: event.actorUserId,
+    actor_method: event.actorMethod,
+    action: event.action,
+    target_id: event.targetId,
+    client_address: event.clientAddress,
+    user_agent: event.userAgent,
+    request_id: event.requestId,
+    occurred_at: event.occurredAt,
+    // Serialised here so both drivers store the same text; jsonb parses it.
+    details: sql<AuditDetails>`${JSON.stringify(event.details)}::jsonb`,
+  };
+}
+
 export class KyselyAuditEventRepository implements AuditEventRepository {
   constructor(private readonly scope: TenantScope) {}
 
   async append(event: AuditEvent): Promise<void> {
-    const row = {
-      id: event.id,
-      tenant_id: event.tenantId,
-      actor_user_id: event.actorUserId,
-      actor_method: event.actorMethod,
-      action: event.action,
-      target_id: event.targetId,
-      client_address: event.clientAddress,
-      user_agent: event.userAgent,
-      request_id: event.requestId,
-      occurred_at: event.occurredAt,
-      // Serialised here so both drivers store the same text; jsonb parses it.
-      details: sql<AuditDetails>`${JSON.stringify(event.details)}::jsonb`,
-    };
+    const row = auditRow(event);
     if (event.tenantId === null) {
       // No tenant to name: the policy admits tenant-less events without the setting.
       await this.scope.db.insertInto('audit_events').values(row).execute();
