@@ -68,3 +68,12 @@ export function announceReady(server: Server): void {
   if (address === null || typeof address === 'string') throw new Error('server is not listening on a TCP port');
   process.stdout.write(`${READY_PREFIX}${address.port}\n`);
 }
+
+/** Node options and allocator settings of this process, as the report shows them. */
+export function describeLaunch(): string {
+  const settings = ['UV_THREADPOOL_SIZE', 'MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_']
+    .filter((name) => process.env[name] !== undefined)
+    .map((name) => `${name}=${process.env[name]}`);
+  const options = process.execArgv.filter((arg) => !arg.startsWith('--cpu-prof'));
+  return [`node${options.length > 0 ? ` ${options.join(' ')}` : ''}`, ...settings].join(', ');
+}

@@ -26,6 +26,8 @@ export interface ChildInfo {
   readonly hashScheme: string;
   /** libuv's thread pool size: scrypt runs there. */
   readonly threadPoolSize: number;
+  /** How the process was started: node options and the allocator settings it runs with. */
+  readonly launch: string;
   /** Requests the service answered with 500 (its error log), since start. */
   readonly serverErrors: number;
   /** process.memoryUsage() when asked, bytes. */
