@@ -11,7 +11,7 @@ export type ParentMessage =
   | { readonly type: 'info'; readonly id: number }
   | { readonly type: 'shutdown' };
 
-/** Event-loop delay since the last reset, in milliseconds (perf_hooks.monitorEventLoopDelay). */
+/** Event-loop delay since the last reset, in milliseconds: how late a 10 ms timer fired (perf_hooks.monitorEventLoopDelay, less its interval). */
 export interface LoopDelay {
   readonly p50: number;
   readonly p99: number;

@@ -302,8 +302,9 @@ holds the main figures; the embedded section is kept beside it.
 - **Scenarios.** GET /me with a bearer token; GET /me with API keys (at least 1000, rotated per
   request by autocannon's setupRequest, each used once before measuring); GET /invites (a database
   read behind the tenant wall; the baseline gets GET /me); POST /login and POST /signup with a
-  /healthz probe beside them (its p99) and the service's event-loop delay (perf_hooks, read over the
-  bench's IPC channel, not an HTTP route); sequential timings of a never-used API key's first request
+  /healthz probe beside them (its p99) and the service's event-loop delay (how late a 10 ms timer
+  fires: perf_hooks' histogram less its interval, read over the bench's IPC channel, not an HTTP
+  route); sequential timings of a never-used API key's first request
   and of a login with an unknown e-mail against a known one (wrong password), alternated.
 - **RSS** is VmRSS from /proc, sampled every 100 ms during each run; the peak is reported.
 - **Noise** is measured, not guessed: for every run, the CPU time the rest of the machine used (from
