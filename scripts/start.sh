@@ -25,9 +25,11 @@ export UV_THREADPOOL_SIZE="$pool"
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 
-# V8: semi-spaces of at most 4 MiB (Node 20 grows them to 16 MiB under request load and keeps
-# them). About 15 MB less at peak for about 5 µs more scavenging per request (docs/operations.md).
-semi_space=${PORTCULLIS_SEMI_SPACE_MB:-4}
-
+# V8's young generation is left at Node's default (semi-spaces grow to 16 MiB under load): smaller
+# ones saved 10-30 MB of RSS but cost 30-45% more CPU per GET /invites on 2 CPUs, as more objects
+# survive into the old generation (docs/operations.md). PORTCULLIS_SEMI_SPACE_MB trades it back.
 [ $# -eq 0 ] && set -- dist/bootstrap/main.js
-exec "${NODE:-node}" --max-semi-space-size="$semi_space" "$@"
+if [ -n "${PORTCULLIS_SEMI_SPACE_MB:-}" ]; then
+  set -- --max-semi-space-size="$PORTCULLIS_SEMI_SPACE_MB" "$@"
+fi
+exec "${NODE:-node}" "$@"
