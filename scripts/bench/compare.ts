@@ -11,7 +11,7 @@
  * has one, with plain node otherwise. The working tree's service goes through scripts/start.sh.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT, prepareRunner, processCpuSeconds, RssSampler, ServerProcess, type Runner } from './children';
@@ -22,7 +22,7 @@ import { readSettings } from './settings';
 import { median } from './stats';
 
 /** The commit's tree, compiled into its own folder with the packages of this one. */
-function compileCommit(commit: string): { runner: Runner; hasLauncher: boolean } {
+function compileCommit(commit: string): { dir: string; runner: Runner; hasLauncher: boolean } {
   const dir = mkdtempSync(join(tmpdir(), `portcullis-${commit.slice(0, 12)}-`));
   execFileSync('sh', ['-c', `git -C "${PROJECT_ROOT}" archive "${commit}" | tar -x -C "${dir}"`]);
   // The packages, but not this tree's compiled bench (node_modules/.cache): the old tree compiles its own.
@@ -30,7 +30,7 @@ function compileCommit(commit: string): { runner: Runner; hasLauncher: boolean }
   const modules = join(PROJECT_ROOT, 'node_modules');
   for (const name of readdirSync(modules)) if (name !== '.cache') symlinkSync(join(modules, name), join(dir, 'node_modules', name));
   execFileSync(process.execPath, ['--import', 'tsx', '-e', "require('./scripts/bench/children').prepareRunner('compiled')"], { cwd: dir, stdio: 'inherit' });
-  return { runner: { kind: 'compiled', dir: join(dir, 'node_modules', '.cache', 'portcullis-bench') }, hasLauncher: existsSync(join(dir, 'scripts', 'start.sh')) };
+  return { dir, runner: { kind: 'compiled', dir: join(dir, 'node_modules', '.cache', 'portcullis-bench') }, hasLauncher: existsSync(join(dir, 'scripts', 'start.sh')) };
 }
 
 interface Target {
@@ -94,6 +94,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await Promise.all(started.map((server) => server.stop()));
+    rmSync(before.dir, { recursive: true, force: true }); // the symlinks go, the packages they point at stay
   }
 }
 
