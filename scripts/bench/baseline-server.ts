@@ -6,7 +6,7 @@
  * Env: BENCH_ME_BODY, the JSON body to send (run.ts passes the service's real /me answer).
  */
 import express from 'express';
-import { announceReady, memoryBreakdown, serveBenchChannel } from './child-channel';
+import { announceReady, describeLaunch, memoryBreakdown, serveBenchChannel } from './child-channel';
 import { AUTH_BASE } from './protocol';
 
 const body: unknown = JSON.parse(process.env['BENCH_ME_BODY'] ?? '{"tenant_id":"","user_id":"","role":"owner"}');
@@ -19,6 +19,6 @@ app.get(`${AUTH_BASE}/me`, (_req, res) => {
 const server = app.listen(0, '127.0.0.1', () => announceReady(server));
 serveBenchChannel(
   server,
-  () => ({ location: 'none', hashScheme: 'none', threadPoolSize: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4), serverErrors: 0, memory: memoryBreakdown() }),
+  () => ({ location: 'none', hashScheme: 'none', threadPoolSize: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4), launch: describeLaunch(), serverErrors: 0, memory: memoryBreakdown() }),
   async () => undefined,
 );

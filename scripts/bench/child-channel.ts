@@ -3,6 +3,12 @@ import type { Server } from 'node:http';
 import { READY_PREFIX, type ChildInfo, type ChildMessage, type MemoryBreakdown, type ParentMessage } from './protocol';
 
 const NS_PER_MS = 1e6;
+/** The histogram's timer interval: it records the time between ticks, so this much is not delay. */
+const RESOLUTION_MS = 10;
+
+function lateness(ns: number): number {
+  return Number.isFinite(ns) ? Math.max(0, ns / NS_PER_MS - RESOLUTION_MS) : 0;
+}
 
 /**
  * The child's side of the bench channel: an event-loop delay histogram the parent resets and reads
@@ -15,7 +21,7 @@ export function memoryBreakdown(): MemoryBreakdown {
 }
 
 export function serveBenchChannel(server: Server, info: () => ChildInfo, close: () => Promise<void>): void {
-  const delay = monitorEventLoopDelay({ resolution: 10 });
+  const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   delay.enable();
 
   const send = (message: ChildMessage): void => {
@@ -43,10 +49,10 @@ export function serveBenchChannel(server: Server, info: () => ChildInfo, close: 
           type: 'eld',
           id: raw.id,
           delay: {
-            p50: delay.percentile(50) / NS_PER_MS,
-            p99: delay.percentile(99) / NS_PER_MS,
-            max: delay.max / NS_PER_MS,
-            mean: Number.isFinite(delay.mean) ? delay.mean / NS_PER_MS : 0,
+            p50: lateness(delay.percentile(50)),
+            p99: lateness(delay.percentile(99)),
+            max: lateness(delay.max),
+            mean: lateness(delay.mean),
           },
         });
         break;
@@ -67,4 +73,13 @@ export function announceReady(server: Server): void {
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('server is not listening on a TCP port');
   process.stdout.write(`${READY_PREFIX}${address.port}\n`);
+}
+
+/** Node options and allocator settings of this process, as the report shows them. */
+export function describeLaunch(): string {
+  const settings = ['UV_THREADPOOL_SIZE', 'MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_']
+    .filter((name) => process.env[name] !== undefined)
+    .map((name) => `${name}=${process.env[name]}`);
+  const options = process.execArgv.filter((arg) => !arg.startsWith('--cpu-prof'));
+  return [`node${options.length > 0 ? ` ${options.join(' ')}` : ''}`, ...settings].join(', ');
 }

@@ -46,6 +46,20 @@ function commandFor(runner: Runner, script: string): string[] {
     : ['--import', 'tsx', join(PROJECT_ROOT, 'scripts', 'bench', `${script}.ts`)];
 }
 
+/** The production launcher (`npm start`): allocator, thread-pool and V8 settings, then `exec node`. */
+export const START_SCRIPT = join(PROJECT_ROOT, 'scripts', 'start.sh');
+
+export interface StartOptions {
+  /**
+   * `production`: through scripts/start.sh, as `npm start` runs the service (it execs node, so the
+   * pid is node's). `node`: plain node with its defaults, as the bare baseline runs.
+   */
+  readonly launcher: 'production' | 'node';
+  /** Extra node options, e.g. --cpu-prof. */
+  readonly nodeArgs?: readonly string[];
+  readonly timeoutMs?: number;
+}
+
 /** RSS of a process in bytes, from /proc (Linux); NaN where there is no /proc. */
 export function rssOf(pid: number): number {
   try {
@@ -177,12 +191,12 @@ export class ServerProcess {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  static start(name: string, runner: Runner, script: string, env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<ServerProcess> {
-    const child = spawn(process.execPath, commandFor(runner, script), {
-      cwd: PROJECT_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    });
+  static start(name: string, runner: Runner, script: string, env: NodeJS.ProcessEnv, options: StartOptions): Promise<ServerProcess> {
+    const { timeoutMs = 120_000 } = options;
+    const args = [...(options.nodeArgs ?? []), ...commandFor(runner, script)];
+    const child = options.launcher === 'production'
+      ? spawn('sh', [START_SCRIPT, ...args], { cwd: PROJECT_ROOT, env: { ...env, NODE: process.execPath }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+      : spawn(process.execPath, args, { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');

@@ -11,7 +11,7 @@ export type ParentMessage =
   | { readonly type: 'info'; readonly id: number }
   | { readonly type: 'shutdown' };
 
-/** Event-loop delay since the last reset, in milliseconds (perf_hooks.monitorEventLoopDelay). */
+/** Event-loop delay since the last reset, in milliseconds: how late a 10 ms timer fired (perf_hooks.monitorEventLoopDelay, less its interval). */
 export interface LoopDelay {
   readonly p50: number;
   readonly p99: number;
@@ -26,6 +26,8 @@ export interface ChildInfo {
   readonly hashScheme: string;
   /** libuv's thread pool size: scrypt runs there. */
   readonly threadPoolSize: number;
+  /** How the process was started: node options and the allocator settings it runs with. */
+  readonly launch: string;
   /** Requests the service answered with 500 (its error log), since start. */
   readonly serverErrors: number;
   /** process.memoryUsage() when asked, bytes. */

@@ -228,7 +228,8 @@ export function renderMode(r: ModeResult): string {
   out.push(`- **Machine:** ${m.cores} CPUs (nproc), ${m.cpuModel}, ${fixed(m.totalMemoryGiB, 1)} GiB RAM; ${m.os}; Node ${m.node}`);
   out.push(`- **Source:** commit ${r.source.commit}${r.source.dirtySrcFiles > 0 ? ` plus uncommitted changes to ${r.source.dirtySrcFiles} file(s) under src (others' work in progress: the working tree as it was is what ran)` : ', clean src'}`);
   out.push(`- **Database:** ${r.database}${r.databaseVersion ? ` (server ${r.databaseVersion})` : ''}`);
-  out.push(`- **Settings:** ${s.reps} repetitions × ${s.duration} s per run after ${s.warmup} s warm-up per process and scenario; ${s.connections} connections (throughput), ${s.loginConnections} (login, sign-up); ${s.apiKeys} API keys rotated, ${s.freshKeys} never-used keys for first use; ${s.invites} pending invites; ${s.timingPairs} known/unknown login pairs; /healthz probe at ${s.probeRate} req/s; libuv pool ${r.serviceInfo.threadPoolSize} threads; servers run ${s.runner === 'compiled' ? 'as compiled JavaScript (plain `node`)' : 'under `node --import tsx`'}`);
+  out.push(`- **Settings:** ${s.quick ? '**quick mode (BENCH_QUICK=1): a check, not figures to compare**; ' : ''}${s.reps} repetitions × ${s.duration} s per run after ${s.warmup} s warm-up per process and scenario; ${s.connections} connections (throughput), ${s.loginConnections} (login, sign-up); ${s.apiKeys} API keys rotated, ${s.freshKeys} never-used keys for first use; ${s.invites} pending invites; ${s.timingPairs} known/unknown login pairs; /healthz probe at ${s.probeRate} req/s; libuv pool ${r.serviceInfo.threadPoolSize} threads; servers run ${s.runner === 'compiled' ? 'as compiled JavaScript' : 'under `node --import tsx`'}`);
+  out.push(`- **Launch:** the service through \`scripts/start.sh\`, as \`npm start\` runs it in production (${r.serviceInfo.launch}); the baseline with plain node and its defaults (${r.baselineLaunch})`);
   out.push(`- **Load average** (1/5/15 min) before: ${r.loadBefore.map((v) => v.toFixed(2)).join(' / ')}, after: ${r.loadAfter.map((v) => v.toFixed(2)).join(' / ')}. CPU used by other processes (not the bench, its servers or Postgres) during measured runs: median ${fixed(median(allRuns(r).map((x) => x.foreignCpu.others)), 2)}, max ${fixed(max(allRuns(r).map((x) => x.foreignCpu.others)), 2)} CPUs (column "others' CPU" below)${busy ? ' — **the machine was busy with other work during most runs**' : ''}.`);
   const mem = (m: MemoryBreakdown): string => `RSS ${mb(m.rss)}, V8 heap ${mb(m.heapTotal)} (${mb(m.heapUsed)} used), external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)}) MB`;
   out.push(`- **Memory** (process.memoryUsage): service after the throughput scenarios ${mem(r.memory.serviceAfterThroughput)}; after login and sign-up ${mem(r.memory.serviceAfterOps)}; baseline ${mem(r.memory.baseline)}.`);
@@ -290,17 +291,20 @@ holds the main figures; the embedded section is kept beside it.
   createApp), with rate limits and the login-failure limit raised to 10^9 so that one client address
   measures the work rather than 429s. The baseline (\`scripts/bench/baseline-server.ts\`) is a bare
   Express 5 app answering \`GET /api/v1/auth/me\` with the service's own /me body and nothing else.
-  Each is its own Node process, compiled by tsc and run with plain \`node\` (no TypeScript loader in
-  the measured process), so RSS and event loops are their own; the load generator (autocannon, in the
-  parent process) shares the machine's CPUs with them.
+  Each is its own Node process, compiled by tsc (no TypeScript loader in the measured process), so
+  RSS and event loops are their own; the load generator (autocannon, in the parent process) shares
+  the machine's CPUs with them. The service is started the way production starts it, through
+  \`scripts/start.sh\` (\`npm start\`: thread pool no larger than the CPUs, glibc and V8 memory
+  settings, docs/operations.md); the baseline runs with plain \`node\` and Node's defaults.
 - **Alternated.** For each throughput scenario both get a warm-up, then baseline and service take
   turns (B S B S B S), so that background noise hits both alike; figures are medians over the
   repetitions and each service figure is given as a ratio to the baseline's median.
 - **Scenarios.** GET /me with a bearer token; GET /me with API keys (at least 1000, rotated per
   request by autocannon's setupRequest, each used once before measuring); GET /invites (a database
   read behind the tenant wall; the baseline gets GET /me); POST /login and POST /signup with a
-  /healthz probe beside them (its p99) and the service's event-loop delay (perf_hooks, read over the
-  bench's IPC channel, not an HTTP route); sequential timings of a never-used API key's first request
+  /healthz probe beside them (its p99) and the service's event-loop delay (how late a 10 ms timer
+  fires: perf_hooks' histogram less its interval, read over the bench's IPC channel, not an HTTP
+  route); sequential timings of a never-used API key's first request
   and of a login with an unknown e-mail against a known one (wrong password), alternated.
 - **RSS** is VmRSS from /proc, sampled every 100 ms during each run; the peak is reported.
 - **Noise** is measured, not guessed: for every run, the CPU time the rest of the machine used (from
@@ -318,6 +322,15 @@ embedded, both), \`BENCH_REPS\` (3), \`BENCH_DURATION\` (10 s), \`BENCH_WARMUP\`
 \`BENCH_CONNECTIONS\` (10), \`BENCH_LOGIN_CONNECTIONS\` (8), \`BENCH_API_KEYS\` (1000),
 \`BENCH_FRESH_KEYS\` (200), \`BENCH_INVITES\` (20), \`BENCH_TIMING_PAIRS\` (40), \`BENCH_PROBE_RATE\`
 (20 req/s), \`BENCH_RUNNER\` (compiled; or tsx), \`BENCH_OUT\` (docs/benchmarks.md).
+\`BENCH_QUICK=1\` is a reduced run to check that everything works (one repetition of 2 s, 100 keys,
+10 timing pairs; about a minute per database), written to
+\`node_modules/.cache/portcullis-bench/benchmarks-quick.md\` unless \`BENCH_OUT\` is set; its figures
+are not for comparison. The full run is the default.
+
+Beside the table: \`npx tsx scripts/bench/profile.ts <me-bearer|me-api-key|invites|login>\` profiles
+the service (\`node --cpu-prof\`) under one scenario and prints where the time goes, by package and
+function; \`npx tsx scripts/bench/tenant-read.ts\` times a tenant-scoped read behind the tenant wall
+both ways the adapter can run it.
 `;
 
 const MODES: readonly DatabaseMode[] = ['postgres', 'embedded'];

@@ -70,6 +70,8 @@ export interface ModeResult {
   readonly loadBefore: readonly number[];
   readonly loadAfter: readonly number[];
   readonly serviceInfo: ChildInfo;
+  /** How the baseline was started (ChildInfo.launch). */
+  readonly baselineLaunch: string;
   readonly seedSeconds: number;
   /** RSS after seeding, before any load, bytes. */
   readonly idleRss: { readonly service: number; readonly baseline: number };

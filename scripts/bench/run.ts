@@ -55,7 +55,7 @@ async function runMode(mode: DatabaseMode, settings: Settings, runner: Runner, c
   const loadBefore = loadAverage();
   console.log(`\nbench: ── ${modeTitle(mode)} ──`);
 
-  const service = await ServerProcess.start('service', runner, 'service-server', childEnv(mode));
+  const service = await ServerProcess.start('service', runner, 'service-server', childEnv(mode), { launcher: 'production' });
   running.add(service);
   const info = await service.info();
   console.log(`bench: service pid ${service.pid} on ${service.url}, storage: ${info.location}, hash ${info.hashScheme}`);
@@ -64,13 +64,14 @@ async function runMode(mode: DatabaseMode, settings: Settings, runner: Runner, c
   const seeded = await seed(service, settings);
   const seedSeconds = (Date.now() - seedStarted) / 1000;
 
-  const baseline = await ServerProcess.start('baseline', runner, 'baseline-server', { ...childEnv(mode), BENCH_ME_BODY: seeded.meBody });
+  const baseline = await ServerProcess.start('baseline', runner, 'baseline-server', { ...childEnv(mode), BENCH_ME_BODY: seeded.meBody }, { launcher: 'node' });
   running.add(baseline);
   console.log(`bench: baseline pid ${baseline.pid} on ${baseline.url}`);
   const idleRss = { service: service.rss(), baseline: baseline.rss() };
 
   const throughput = await throughputScenarios(baseline, service, settings, seeded);
-  const baselineMemory = (await baseline.info()).memory;
+  const baselineInfo = await baseline.info();
+  const baselineMemory = baselineInfo.memory;
   const serviceAfterThroughput = (await service.info()).memory;
   const firstUseResult = await firstUse(service, seeded);
   const ops = await opsScenarios(service, settings, seeded);
@@ -96,6 +97,7 @@ async function runMode(mode: DatabaseMode, settings: Settings, runner: Runner, c
     loadBefore,
     loadAfter: loadAverage(),
     serviceInfo: info,
+    baselineLaunch: baselineInfo.launch,
     seedSeconds,
     idleRss,
     throughput,
@@ -111,8 +113,11 @@ async function runMode(mode: DatabaseMode, settings: Settings, runner: Runner, c
 async function main(): Promise<void> {
   const settings = readSettings();
   const modes = readModes();
-  if (settings.reps < 3) console.warn(`bench: BENCH_REPS=${settings.reps}: the issue asks for at least 3 repetitions`);
-  if (settings.apiKeys < 1000) console.warn(`bench: BENCH_API_KEYS=${settings.apiKeys}: the issue asks for at least 1000`);
+  if (settings.quick) console.warn(`bench: BENCH_QUICK=1: a check that everything runs, written to ${settings.out}; its figures are not for comparison`);
+  else {
+    if (settings.reps < 3) console.warn(`bench: BENCH_REPS=${settings.reps}: the issue asks for at least 3 repetitions`);
+    if (settings.apiKeys < 1000) console.warn(`bench: BENCH_API_KEYS=${settings.apiKeys}: the issue asks for at least 1000`);
+  }
   console.log(`bench: modes ${modes.join(', ')}; compiling the servers (${settings.runner})`);
   const source = sourceState();
   const runner = prepareRunner(settings.runner);

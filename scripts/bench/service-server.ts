@@ -19,7 +19,7 @@ import { openCredentialFeed } from '../../src/bootstrap/change-feed';
 import { loadConfig } from '../../src/bootstrap/config';
 import { openStorage } from '../../src/bootstrap/database';
 import { buildUseCases } from '../../src/bootstrap/wire';
-import { announceReady, memoryBreakdown, serveBenchChannel } from './child-channel';
+import { announceReady, describeLaunch, memoryBreakdown, serveBenchChannel } from './child-channel';
 
 /**
  * The production hasher (its defaults: OWASP parameters), noting the header of the hashes it makes
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   const server = app.listen(0, '127.0.0.1', () => announceReady(server));
   serveBenchChannel(
     server,
-    () => ({ location, hashScheme: hasher.scheme, threadPoolSize: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4), serverErrors, memory: memoryBreakdown() }),
+    () => ({ location, hashScheme: hasher.scheme, threadPoolSize: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4), launch: describeLaunch(), serverErrors, memory: memoryBreakdown() }),
     async () => {
       await feed.close();
       await storage.close();

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 export type DatabaseMode = 'postgres' | 'embedded';
 
 export interface Settings {
+  /** BENCH_QUICK=1: a short run to check that everything works; its figures are not for comparison. */
+  readonly quick: boolean;
   /** Repetitions of each measured run (baseline and service alternate: B S B S ...). */
   readonly reps: number;
   /** Seconds per measured run. */
@@ -38,22 +40,35 @@ function intFromEnv(name: string, fallback: number, minimum: number): number {
   return value;
 }
 
+/** Where a quick run writes unless BENCH_OUT says otherwise: never over the real figures. */
+export const QUICK_OUT = join('node_modules', '.cache', 'portcullis-bench', 'benchmarks-quick.md');
+
+/**
+ * The full run is the default. BENCH_QUICK=1 changes only the defaults (any BENCH_* set still
+ * wins): one repetition of 2 s after 1 s of warm-up, 100 keys, 10 timing pairs, about a minute
+ * per database instead of five, written to QUICK_OUT.
+ */
 export function readSettings(): Settings {
   const runner = process.env['BENCH_RUNNER'] ?? 'compiled';
   if (runner !== 'compiled' && runner !== 'tsx') throw new Error(`BENCH_RUNNER must be compiled or tsx, not ${runner}`);
+  const quickRaw = process.env['BENCH_QUICK'] ?? '';
+  if (!['', '0', '1'].includes(quickRaw)) throw new Error(`BENCH_QUICK must be 1 or 0, not ${quickRaw}`);
+  const quick = quickRaw === '1';
+  const pick = (full: number, reduced: number): number => (quick ? reduced : full);
   return {
-    reps: intFromEnv('BENCH_REPS', 3, 1),
-    duration: intFromEnv('BENCH_DURATION', 10, 1),
-    warmup: intFromEnv('BENCH_WARMUP', 3, 1),
+    quick,
+    reps: intFromEnv('BENCH_REPS', pick(3, 1), 1),
+    duration: intFromEnv('BENCH_DURATION', pick(10, 2), 1),
+    warmup: intFromEnv('BENCH_WARMUP', pick(3, 1), 1),
     connections: intFromEnv('BENCH_CONNECTIONS', 10, 1),
     loginConnections: intFromEnv('BENCH_LOGIN_CONNECTIONS', 8, 1),
-    apiKeys: intFromEnv('BENCH_API_KEYS', 1000, 1),
-    freshKeys: intFromEnv('BENCH_FRESH_KEYS', 200, 1),
+    apiKeys: intFromEnv('BENCH_API_KEYS', pick(1000, 100), 1),
+    freshKeys: intFromEnv('BENCH_FRESH_KEYS', pick(200, 20), 1),
     invites: intFromEnv('BENCH_INVITES', 20, 1),
-    timingPairs: intFromEnv('BENCH_TIMING_PAIRS', 40, 1),
+    timingPairs: intFromEnv('BENCH_TIMING_PAIRS', pick(40, 10), 1),
     probeRate: intFromEnv('BENCH_PROBE_RATE', 20, 1),
     runner,
-    out: process.env['BENCH_OUT'] ?? join('docs', 'benchmarks.md'),
+    out: process.env['BENCH_OUT'] ?? (quick ? QUICK_OUT : join('docs', 'benchmarks.md')),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
-import { MemoryStore, rateLimit, type RateLimitInfo, type Store } from 'express-rate-limit';
+import { MemoryStore, type Store } from 'express-rate-limit';
 import { FailClosedStore } from './fail-closed-store';
-import { TooManyRequests } from './http-error';
+import { fixedWindowLimiter } from './fixed-window-limiter';
 
 const WINDOW_MS = 60_000;
 
@@ -23,7 +23,7 @@ export type RateLimitStoreFactory = (limiter: LimiterName) => Store;
 export interface RateLimiterOptions {
   /** Unset: each limiter counts in its own in-process MemoryStore, which only this instance sees. */
   readonly store?: RateLimitStoreFactory | undefined;
-  /** Where the library reports a store that failed to start or a misconfiguration it detects. */
+  /** Where a store that failed to start is reported. */
   readonly log: (err: unknown) => void;
   /** Told of every request a limiter refuses (for the rejection counter). */
   readonly onReject?: ((limiter: LimiterName) => void) | undefined;
@@ -35,14 +35,8 @@ export interface RateLimiters {
   readonly signup: RequestHandler;
 }
 
-/** Whole seconds until the client's window resets, never 0: "retry after 0 seconds" invites a hammering loop. */
-function secondsUntilReset(info: RateLimitInfo | undefined): number {
-  const resetAt = info?.resetTime?.getTime() ?? Date.now() + WINDOW_MS;
-  return Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
-}
-
 /**
- * One limiter over one store. The key is the library's default: the client address only (req.ip,
+ * One limiter over one store (fixed-window-limiter.ts). The key is the client address only (req.ip,
  * so it follows Express's `trust proxy`), with IPv6 grouped by /56 so one host cannot rotate through
  * its subnet. The path is not part of the key: each route's limiter is mounted on the route itself,
  * and Express matches routes case-insensitively and with or without a trailing slash, so
@@ -51,31 +45,13 @@ function secondsUntilReset(info: RateLimitInfo | undefined): number {
  * Headers: draft-8 rather than draft-7. A login request passes two limiters (global, then login);
  * draft-7 writes one unnamed `RateLimit` header that the second limiter overwrites, while draft-8
  * names each policy ("100-in-1min", "5-in-1min") and appends, so the client sees both quotas.
- * Legacy X-RateLimit-* headers are off: they duplicate the standard ones.
+ * No legacy X-RateLimit-* headers: they duplicate the standard ones.
  *
- * A store failure is refused, never passed (`passOnStoreError: false`, and FailClosedStore turns the
- * failure into a 503 the error mapper answers).
+ * A store failure is refused, never passed: FailClosedStore turns it into a 503 the error mapper
+ * answers.
  */
 function limiter(limit: number, store: Store, log: (err: unknown) => void, onReject: () => void): RequestHandler {
-  return rateLimit({
-    windowMs: WINDOW_MS,
-    limit,
-    store: new FailClosedStore(store),
-    passOnStoreError: false,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    logger: { error: log, warn: log },
-    // Without a trusted proxy an X-Forwarded-For header is ignored on purpose (anyone can send one),
-    // which this check would report as a misconfiguration on the first such request.
-    validate: { xForwardedForHeader: false },
-    // The library has already set Retry-After (it does so whenever standard headers are on), but
-    // from its own rounding that can say 0; the error mapper sets it again so header and message agree.
-    handler: (req, _res, next, options) => {
-      const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[options.requestPropertyName];
-      onReject();
-      next(new TooManyRequests(secondsUntilReset(info)));
-    },
-  });
+  return fixedWindowLimiter({ limit, windowMs: WINDOW_MS, store: new FailClosedStore(store), log, onReject });
 }
 
 export function createRateLimiters(config: RateLimitConfig, options: RateLimiterOptions): RateLimiters {

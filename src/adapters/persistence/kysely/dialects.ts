@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { Pool } from 'pg';
 import { translateConnectionFailures } from './connection-failures';
+import { PipeliningPostgresDialect } from './pipelining-postgres-dialect';
 import type { DB } from './schema';
 
 /** An open database and the one way to let go of it (ends the pool, or shuts PGlite down). */
@@ -73,7 +74,7 @@ export function openPostgres(connectionString: string, options: PostgresOptions 
   const { role } = options;
   // Once per physical connection, not per checkout: the role lasts for the connection's session.
   const onCreateConnection = role === undefined ? undefined : (connection: DatabaseConnection) => setRole(connection, role);
-  const db = new Kysely<DB>({ dialect: translateConnectionFailures(new PostgresDialect({ pool, onCreateConnection })) });
+  const db = new Kysely<DB>({ dialect: translateConnectionFailures(new PipeliningPostgresDialect({ pool, onCreateConnection })) });
   return {
     db,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),

@@ -1,0 +1,104 @@
+/**
+ * Before and after at the same moment: the bare-Express baseline, the service as of an earlier
+ * commit and the service of the working tree, alternated on one scenario, so that a change's effect
+ * can be read on a shared machine (ratios to the baseline and CPU per request, not absolute req/s).
+ *
+ *   npx tsx scripts/bench/compare.ts <commit> [/me|/invites]          (default /me, bearer token)
+ *   COMPARE_REPS=7 COMPARE_SECONDS=5 DATABASE_URL=… npx tsx scripts/bench/compare.ts 1528511 /invites
+ *
+ * The earlier commit is exported with `git archive` into a temporary folder that borrows this
+ * tree's packages, compiled there, and started as its own bench did: through scripts/start.sh if it
+ * has one, with plain node otherwise. The working tree's service goes through scripts/start.sh.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT, prepareRunner, processCpuSeconds, RssSampler, ServerProcess, type Runner } from './children';
+import { runLoad, type LoadSpec } from './load';
+import { AUTH_BASE } from './protocol';
+import { seed } from './scenarios';
+import { readSettings } from './settings';
+import { median } from './stats';
+
+/** The commit's tree, compiled into its own folder with the packages of this one. */
+function compileCommit(commit: string): { dir: string; runner: Runner; hasLauncher: boolean } {
+  const dir = mkdtempSync(join(tmpdir(), `portcullis-${commit.slice(0, 12)}-`));
+  execFileSync('sh', ['-c', `git -C "${PROJECT_ROOT}" archive "${commit}" | tar -x -C "${dir}"`]);
+  // The packages, but not this tree's compiled bench (node_modules/.cache): the old tree compiles its own.
+  mkdirSync(join(dir, 'node_modules'));
+  const modules = join(PROJECT_ROOT, 'node_modules');
+  for (const name of readdirSync(modules)) if (name !== '.cache') symlinkSync(join(modules, name), join(dir, 'node_modules', name));
+  execFileSync(process.execPath, ['--import', 'tsx', '-e', "require('./scripts/bench/children').prepareRunner('compiled')"], { cwd: dir, stdio: 'inherit' });
+  return { dir, runner: { kind: 'compiled', dir: join(dir, 'node_modules', '.cache', 'portcullis-bench') }, hasLauncher: existsSync(join(dir, 'scripts', 'start.sh')) };
+}
+
+interface Target {
+  readonly name: string;
+  readonly server: ServerProcess;
+  readonly token: string;
+  readonly path: string;
+  readonly cpu: number[];
+  readonly rps: number[];
+  rss: number;
+}
+
+async function main(): Promise<void> {
+  const commit = process.argv[2];
+  if (!commit) throw new Error('usage: compare.ts <commit> [/me|/invites]');
+  const path = process.argv[3] ?? '/me';
+  const reps = Number(process.env['COMPARE_REPS'] ?? 5);
+  const seconds = Number(process.env['COMPARE_SECONDS'] ?? 5);
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
+  delete env['NODE_OPTIONS'];
+
+  const before = compileCommit(commit);
+  const now = prepareRunner('compiled');
+  const settings = { ...readSettings(), apiKeys: 1, freshKeys: 1, invites: 20 };
+  const started: ServerProcess[] = [];
+  try {
+    const start = async (name: string, runner: Runner, launcher: 'production' | 'node', extraEnv: NodeJS.ProcessEnv = {}) => {
+      const server = await ServerProcess.start(name, runner, name === 'baseline' ? 'baseline-server' : 'service-server', { ...env, ...extraEnv }, { launcher });
+      started.push(server);
+      return server;
+    };
+    const old = await start(`service@${commit.slice(0, 7)}`, before.runner, before.hasLauncher ? 'production' : 'node');
+    const current = await start('service (working tree)', now, 'production');
+    const oldSeed = await seed(old, settings);
+    const currentSeed = await seed(current, settings);
+    const baseline = await start('baseline', now, 'node', { BENCH_ME_BODY: currentSeed.meBody });
+    const targets: Target[] = [
+      { name: 'baseline', server: baseline, token: currentSeed.token, path: '/me', cpu: [], rps: [], rss: 0 },
+      { name: old.name, server: old, token: oldSeed.token, path, cpu: [], rps: [], rss: 0 },
+      { name: current.name, server: current, token: currentSeed.token, path, cpu: [], rps: [], rss: 0 },
+    ];
+    const spec = (t: Target, duration: number): LoadSpec => ({
+      url: t.server.url, path: `${AUTH_BASE}${t.path}`, headers: { authorization: `Bearer ${t.token}` }, connections: 10, duration,
+    });
+    for (const t of targets) await runLoad(spec(t, 2));
+    for (let rep = 0; rep < reps; rep++) {
+      for (const t of rep % 2 === 0 ? targets : [...targets].reverse()) {
+        const sampler = new RssSampler([t.server.pid]);
+        const cpuBefore = processCpuSeconds(t.server.pid);
+        const load = await runLoad(spec(t, seconds));
+        t.cpu.push(((processCpuSeconds(t.server.pid) - cpuBefore) * 1e6) / (load.ok + load.non2xx));
+        t.rps.push(load.rps);
+        t.rss = Math.max(t.rss, sampler.stop().get(t.server.pid) ?? Number.NaN);
+      }
+    }
+    const base = targets[0]!;
+    console.log(`\ncompare: GET ${path} (baseline: GET /me), ${reps} alternated runs of ${seconds} s, medians`);
+    for (const t of targets) {
+      console.log(`${t.name.padEnd(24)} ${median(t.rps).toFixed(0).padStart(6)} req/s ${(100 * median(t.rps) / median(base.rps)).toFixed(1).padStart(5)}% of baseline`
+        + `   CPU ${median(t.cpu).toFixed(0).padStart(4)} µs/req ×${(median(t.cpu) / median(base.cpu)).toFixed(2)}   peak RSS ${(t.rss / 2 ** 20).toFixed(0)} MB`);
+    }
+  } finally {
+    await Promise.all(started.map((server) => server.stop()));
+    rmSync(before.dir, { recursive: true, force: true }); // the symlinks go, the packages they point at stay
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('compare failed:', error);
+  process.exit(1);
+});
