@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { READY_PREFIX, type ChildInfo, type ChildMessage, type LoopDelay, type ParentMessage } from './protocol';
@@ -34,6 +34,9 @@ export function prepareRunner(kind: string): Runner {
     const lines = `${result.stdout}${result.stderr}`.trim().split('\n');
     console.warn(`bench: tsc reported ${lines.length} line(s) of errors; running what it emitted. First lines:\n  ${lines.slice(0, 5).join('\n  ')}`);
   }
+  // The service reads its API reference from docs/ four folders above the loader, as from dist/.
+  mkdirSync(join(dir, 'docs'), { recursive: true });
+  copyFileSync(join(PROJECT_ROOT, 'docs', 'openapi.yaml'), join(dir, 'docs', 'openapi.yaml'));
   for (const name of ['service-server', 'baseline-server']) {
     if (!existsSync(join(dir, 'scripts', 'bench', `${name}.js`))) throw new Error(`bench: tsc did not emit ${name}.js into ${dir}`);
   }

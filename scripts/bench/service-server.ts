@@ -1,9 +1,12 @@
 /**
  * The service as main builds it (src/bootstrap/main.ts) without REDIS_URL: openStorage,
  * buildUseCases with the production ScryptPasswordHasher (OWASP parameters), JwtTokenService, the
- * in-memory login throttle, createApp. Differences, all for the bench: a fixed JWT secret, rate limits and the login-failure limit raised to 10^9 (a
- * benchmark from one address would otherwise measure 429s), port 0 on 127.0.0.1, no request log,
- * and the embedded database in memory (PGLITE_DIR=memory://) unless DATABASE_URL is set.
+ * in-memory login throttle, createApp with the request log (info, one line per request) and the
+ * metrics, as production runs. Differences, all for the bench: a fixed JWT secret, rate limits and
+ * the login-failure limit raised to 10^9 (a benchmark from one address would otherwise measure 429s),
+ * port 0 on 127.0.0.1, log lines written to /dev/null (asynchronously, as to stdout) rather than to
+ * the stdout the harness reads, and the embedded database in memory (PGLITE_DIR=memory://) unless
+ * DATABASE_URL is set.
  *
  * Prints `READY <port>` once listening; event-loop delay and info over IPC (child-channel.ts).
  */
@@ -17,6 +20,9 @@ import { MemoryLoginThrottle } from '../../src/adapters/rate-limit/memory-login-
 import { SystemClock } from '../../src/adapters/time/system-clock';
 import { openCredentialFeed } from '../../src/bootstrap/change-feed';
 import { loadConfig } from '../../src/bootstrap/config';
+import { createLogger } from '../../src/bootstrap/logger';
+import { createMetrics } from '../../src/bootstrap/metrics';
+import pino from 'pino';
 import { openStorage } from '../../src/bootstrap/database';
 import { buildUseCases } from '../../src/bootstrap/wire';
 import { announceReady, describeLaunch, memoryBreakdown, serveBenchChannel } from './child-channel';
@@ -49,12 +55,12 @@ async function main(): Promise<void> {
     RATE_LIMIT_LOGIN: RAISED,
     RATE_LIMIT_SIGNUP: RAISED,
     LOGIN_FAILURE_LIMIT: RAISED,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: 'info',
   };
   delete env['REDIS_URL']; // counters in process, as on a single instance
   const config = loadConfig(env);
 
-  const { storage, location } = await openStorage(config);
+  const { storage, location, poolStats } = await openStorage(config);
   // As main: on Postgres the credential cache is kept current by its change listener.
   const feed = await openCredentialFeed(config.databaseUrl, storage, (error) => console.error('service-server: credential changes:', error));
   const hasher = new SchemeRecordingHasher();
@@ -70,9 +76,14 @@ async function main(): Promise<void> {
   }, { inviteTtlSeconds: config.inviteTtlSeconds });
 
   let serverErrors = 0;
-  const app = createApp(useCases, { corsOrigin: config.corsOrigin, rateLimits: config.rateLimits }, (error) => {
-    serverErrors += 1;
-    if (serverErrors <= 5) console.error('service-server: request failed:', error);
+  const { logger } = createLogger(config, pino.destination({ dest: '/dev/null', sync: false }));
+  const app = createApp(useCases, { corsOrigin: config.corsOrigin, rateLimits: config.rateLimits }, {
+    logger,
+    metrics: config.metrics.enabled ? createMetrics(poolStats) : undefined,
+    onError: (error) => {
+      serverErrors += 1;
+      if (serverErrors <= 5) console.error('service-server: request failed:', error);
+    },
   });
 
   const server = app.listen(0, '127.0.0.1', () => announceReady(server));
