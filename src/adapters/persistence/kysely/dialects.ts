@@ -1,8 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, type DatabaseConnection, Kysely } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import { Pool } from 'pg';
 import { translateConnectionFailures } from './connection-failures';
 import { PipeliningPostgresDialect } from './pipelining-postgres-dialect';
@@ -94,6 +92,8 @@ export function openPostgres(connectionString: string, options: PostgresOptions 
 export async function openPglite(dataDir: string): Promise<OpenDatabase> {
   if (!dataDir.startsWith(PGLITE_MEMORY)) mkdirSync(dirname(dataDir), { recursive: true });
   // create() rather than the constructor: a bad data dir then fails here, not on the first query.
+  // Loaded only when used: a service on Postgres never loads the embedded database.
+  const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
   const pglite = await PGlite.create(dataDir);
   const db = new Kysely<DB>({ dialect: translateConnectionFailures(new PGliteDialect(pglite)) });
   return {
