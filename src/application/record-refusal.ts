@@ -4,11 +4,13 @@ import { AuditTrail, type RequestOrigin } from './audit-trail';
 import type { AuditEventRepository } from './ports/audit-events';
 
 /**
- * Why an authenticated caller was refused: their role is too low, or the record they named is not
- * in their tenant (answered 404 whether it exists elsewhere or not, so the answer reveals nothing).
+ * Why an authenticated caller was refused: their role is too low for the route, a member rule on
+ * roles forbids the change (`rule`: the rule's code, and the member named), or the record they named
+ * is not in their tenant (answered 404 whether it exists elsewhere or not, so it reveals nothing).
  */
 export type Refusal =
   | { readonly reason: 'role'; readonly requiredRole: Role }
+  | { readonly reason: 'role'; readonly rule: string; readonly targetId: string | null }
   | { readonly reason: 'tenant'; readonly resource: 'invite' | 'api_key' | 'member'; readonly targetId: string };
 
 export interface RecordRefusalDeps {
@@ -25,10 +27,12 @@ export class RecordRefusal {
       tenantId: caller.tenantId,
       actor: caller,
       action: 'access.denied',
-      targetId: refusal.reason === 'tenant' ? refusal.targetId : null,
-      details: refusal.reason === 'role'
-        ? { reason: 'role', role: caller.role, required_role: refusal.requiredRole }
-        : { reason: 'tenant', resource: refusal.resource },
+      targetId: 'targetId' in refusal ? refusal.targetId : null,
+      details: refusal.reason === 'tenant'
+        ? { reason: 'tenant', resource: refusal.resource }
+        : 'rule' in refusal
+          ? { reason: 'role', role: caller.role, rule: refusal.rule }
+          : { reason: 'role', role: caller.role, required_role: refusal.requiredRole },
     });
     await this.deps.auditEvents.append(event);
   }

@@ -143,6 +143,19 @@ export function describeAuditTrail(name: string, open: () => Promise<AuditApp>):
       expect(await events(app, renewed, '?action=access.denied')).toEqual([]);
     });
 
+    test('a member change refused by a rule on roles is recorded as access.denied, naming the rule and the member', async () => {
+      const owner = await signupOwner(app);
+      const admin = await joinWithRole(app, owner, 'admin');
+      expectError(await request(app).patch(`${AUTH}/members/${owner.userId}`).set(bearer(admin)).send({ role: 'viewer' }), 403, 'Only an owner can change, remove or grant the owner role');
+      const denied = await events(app, owner, '?action=access.denied');
+      expect(denied).toHaveLength(1);
+      expect(denied[0]).toMatchObject({
+        actor_user_id: admin.userId, actor_auth: 'jwt', target_id: owner.userId,
+        details: { reason: 'role', role: 'admin', rule: 'owner_role_required' },
+      });
+      expect(await events(app, owner, '?action=member.role_changed')).toEqual([]);
+    });
+
     test('a refused change leaves no event', async () => {
       const owner = await signupOwner(app);
       const before = await events(app, owner);

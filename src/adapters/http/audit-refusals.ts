@@ -13,15 +13,20 @@ const NOT_IN_TENANT: Readonly<Record<string, 'invite' | 'api_key' | 'member'>> =
   MEMBER_NOT_FOUND: 'member',
 };
 
+/** The member rules on roles (a 403 from a member change, not from the route's guard), by error code. */
+const ROLE_RULES: ReadonlySet<string> = new Set(['ROLE_ABOVE_OWN', 'OWNER_ROLE_REQUIRED']);
+
 function principalIfAny(res: Response): Principal | undefined {
   return res.locals['principal'] as Principal | undefined;
 }
 
 function refusalFor(err: unknown, targetId: unknown): Refusal | null {
   if (err instanceof InsufficientRole) return { reason: 'role', requiredRole: err.minimumRole as Role };
-  if (err instanceof DomainError && typeof targetId === 'string' && isUuid(targetId)) {
+  const target = typeof targetId === 'string' && isUuid(targetId) ? targetId.toLowerCase() : null;
+  if (err instanceof DomainError && ROLE_RULES.has(err.code)) return { reason: 'role', rule: err.code.toLowerCase(), targetId: target };
+  if (err instanceof DomainError && target !== null) {
     const resource = NOT_IN_TENANT[err.code];
-    if (resource) return { reason: 'tenant', resource, targetId: targetId.toLowerCase() };
+    if (resource) return { reason: 'tenant', resource, targetId: target };
   }
   return null;
 }
