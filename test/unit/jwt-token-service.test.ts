@@ -36,4 +36,31 @@ describe('JwtTokenService', () => {
       expect(service.verify(jwt.sign(bad, NEW, { algorithm: 'HS256', expiresIn: '1h' }))).toBeNull();
     }
   });
+
+  it('refuses a token once it expires, even one it has already verified', () => {
+    const service = new JwtTokenService(NEW);
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const token = jwt.sign({ ...claims, exp }, NEW, { algorithm: 'HS256' });
+    expect(service.verify(token)).toEqual(claims);
+    expect(service.verify(token)).toEqual(claims);
+    const now = jest.spyOn(Date, 'now');
+    try {
+      now.mockReturnValue(exp * 1000 - 1);
+      expect(service.verify(token)).toEqual(claims);
+      now.mockReturnValue(exp * 1000);
+      expect(service.verify(token)).toBeNull();
+      expect(service.verify(token)).toBeNull(); // and stays refused once forgotten
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('never takes a token for a verified one it resembles: same claims, another signature', () => {
+    const service = new JwtTokenService(NEW);
+    const token = service.issue(claims);
+    expect(service.verify(token)).toEqual(claims);
+    const [header, payload] = token.split('.');
+    expect(service.verify(`${header}.${payload}.${'A'.repeat(43)}`)).toBeNull();
+    expect(service.verify(jwt.sign(claims, OLD, { algorithm: 'HS256', expiresIn: '1h' }))).toBeNull();
+  });
 });

@@ -1,9 +1,18 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { LRUCache } from 'lru-cache';
 import type { TokenClaims, TokenService } from '../../application/ports/token-service';
 
 const ALGORITHM = 'HS256';
 const LIFETIME = '24h';
+/** Tokens whose signature has been checked, remembered by this instance; the least recently used go first. */
+const VERIFIED_TOKENS = 10_000;
+
+interface VerifiedToken {
+  readonly claims: TokenClaims;
+  /** Seconds since the epoch, as in the token. */
+  readonly exp: number;
+}
 
 function isClaims(payload: unknown): payload is TokenClaims & { exp: number } {
   if (typeof payload !== 'object' || payload === null) return false;
@@ -22,11 +31,19 @@ function secretKey(secret: string): KeyObject {
  * HS256 bearer tokens. Secrets are held as KeyObjects: given a plain string, jsonwebtoken first
  * tries to parse it as a PEM public key on every call, which costs about fifty times the HMAC itself.
  * A previous secret, while one is being rotated out, verifies tokens but never signs them.
+ *
+ * A client sends the same token on every request for a day, so each token's signature is checked
+ * (HMAC, base64 and JSON decoding) once, and its claims are kept in a bounded LRU keyed by the
+ * whole token: only a token this service signed can get in, and a hit is refused once past its
+ * expiry exactly as jsonwebtoken would refuse it. This caches the signature check only; whether the
+ * token's user still stands (removed, role or password changed) is decided by Authenticate on every
+ * request, after this.
  */
 export class JwtTokenService implements TokenService {
   readonly expiresIn = LIFETIME;
   private readonly key: KeyObject;
   private readonly verificationKeys: readonly KeyObject[];
+  private readonly verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_TOKENS });
 
   constructor(secret: string, previousSecret?: string) {
     this.key = secretKey(secret);
@@ -40,12 +57,21 @@ export class JwtTokenService implements TokenService {
   }
 
   verify(token: string): TokenClaims | null {
+    const known = this.verified.get(token);
+    if (known) {
+      // jsonwebtoken's own rule: expired once the current second reaches exp.
+      if (Math.floor(Date.now() / 1000) < known.exp) return known.claims;
+      this.verified.delete(token);
+      return null;
+    }
     for (const key of this.verificationKeys) {
       const payload = verifiedPayload(token, key);
       if (payload === undefined) continue; // bad signature for this key: try the previous one
       if (!isClaims(payload)) return null; // a signed token without our claims, or without expiry
-      const { tenantId, userId, email, role, authVersion } = payload;
-      return authVersion === undefined ? { tenantId, userId, email, role } : { tenantId, userId, email, role, authVersion };
+      const { tenantId, userId, email, role, authVersion, exp } = payload;
+      const claims: TokenClaims = Object.freeze(authVersion === undefined ? { tenantId, userId, email, role } : { tenantId, userId, email, role, authVersion });
+      this.verified.set(token, { claims, exp });
+      return claims;
     }
     return null;
   }

@@ -14,9 +14,9 @@ import { ALWAYS_READY, type Readiness } from './readiness';
 import { auditRefusals } from './audit-refusals';
 import { assignRequestId } from './request-id';
 import { requestLog } from './request-log';
-import { routeGroup } from './route-group';
+import { addRouteGroup } from './route-group';
 import { securityHeaders } from './security-headers';
-import { docsRoutes } from './routes/docs-routes';
+import { addDocsRoutes } from './routes/docs-routes';
 import { protectedRoutes } from './routes/protected-routes';
 import { publicRoutes } from './routes/public-routes';
 
@@ -106,16 +106,16 @@ export function createApp(
   app.get('/readyz', readinessCheck(readiness));
   if (metrics && metricsRoute) app.get('/metrics', serveMetrics(metrics.registry));
   app.use(limiters.global);
-  app.use(docsRoutes()); // GET /api/v1/openapi.json and /docs: public, rate limited, their own CSP
+  addDocsRoutes(app); // GET /api/v1/openapi.json and /docs: public, rate limited, their own CSP
 
-  // Authentication belongs to the protected group itself, not to a path: see routeGroup for why it
+  // Authentication belongs to the protected group itself, not to a path: see addRouteGroup for why it
   // is attached per matched route, which keeps an unknown path a 404 rather than a 401.
   const authenticateGuard = authenticate(useCases.authenticate);
-  app.use(AUTH_BASE, routeGroup([], publicRoutes(useCases, limiters), { mountPath: AUTH_BASE }));
-  app.use(AUTH_BASE, routeGroup([metrics ? countedAuthentication(authenticateGuard, metrics) : authenticateGuard], protectedRoutes(useCases), {
+  addRouteGroup(app, [], publicRoutes(useCases, limiters), { mountPath: AUTH_BASE });
+  addRouteGroup(app, [metrics ? countedAuthentication(authenticateGuard, metrics) : authenticateGuard], protectedRoutes(useCases), {
     mountPath: AUTH_BASE,
     onError: [auditRefusals(useCases.recordRefusal, log)],
-  }));
+  });
 
   app.use((_req, _res, next) => {
     next(new HttpError(404, 'Not found'));

@@ -32,7 +32,7 @@ function refusalFor(err: unknown, targetId: unknown): Refusal | null {
 }
 
 /**
- * Runs inside each protected route (routeGroup's onError), where the route's :id is still known.
+ * Runs inside each protected route (addRouteGroup's onError), where the route's :id is still known.
  * An authenticated request refused for its role or for naming a record outside its tenant leaves
  * an `access.denied` event, whichever layer refused it (the route's guard or the use-case). Recording is best effort: the client gets its 403/404 either way,
  * and a failure to record is logged, never turned into a different answer.

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { IRouter } from 'express';
 import { docsAsset } from '../docs/docs-assets';
 import { DOCS_ASSET_BASE, DOCS_CONTENT_SECURITY_POLICY, DOCS_PAGE_HTML, OPENAPI_JSON_PATH } from '../docs/docs-page';
 import { openApiJson } from '../docs/openapi-document';
@@ -12,11 +12,11 @@ const ASSET_CACHE_CONTROL = 'public, max-age=86400';
  * and the Swagger UI bundle (1.7 MB) is not something to serve unmetered.
  *
  * The document is read and serialised here, when the app is built, so a missing docs/openapi.yaml
- * stops the service at start rather than failing a request.
+ * stops the service at start rather than failing a request. They go on the app itself, not on a
+ * router of their own (see addRouteGroup).
  */
-export function docsRoutes(): Router {
+export function addDocsRoutes(router: IRouter): void {
   const json = openApiJson();
-  const router = Router();
   router.get(OPENAPI_JSON_PATH, (_req, res) => {
     res.type('application/json').send(json);
   });
@@ -31,5 +31,4 @@ export function docsRoutes(): Router {
     }
     res.set({ 'Content-Type': asset.contentType, 'Cache-Control': ASSET_CACHE_CONTROL }).send(asset.body);
   });
-  return router;
 }
