@@ -1,10 +1,10 @@
-import type { ErrorRequestHandler, Response } from 'express';
+import type { ErrorRequestHandler } from 'express';
 import type { RecordRefusal, Refusal } from '../../application/record-refusal';
 import { DomainError, InsufficientRole } from '../../domain/errors';
 import { isUuid } from '../../domain/ids';
-import type { Principal } from '../../domain/principal';
 import type { Role } from '../../domain/role';
 import { originOf } from './request-origin';
+import { principalIfAny } from './request-principal';
 
 /** The not-found answers that mean "that record is not in your tenant", by error code. */
 const NOT_IN_TENANT: Readonly<Record<string, 'invite' | 'api_key' | 'member'>> = {
@@ -15,10 +15,6 @@ const NOT_IN_TENANT: Readonly<Record<string, 'invite' | 'api_key' | 'member'>> =
 
 /** The member rules on roles (a 403 from a member change, not from the route's guard), by error code. */
 const ROLE_RULES: ReadonlySet<string> = new Set(['ROLE_ABOVE_OWN', 'OWNER_ROLE_REQUIRED']);
-
-function principalIfAny(res: Response): Principal | undefined {
-  return res.locals['principal'] as Principal | undefined;
-}
 
 function refusalFor(err: unknown, targetId: unknown): Refusal | null {
   if (err instanceof InsufficientRole) return { reason: 'role', requiredRole: err.minimumRole as Role };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -22,9 +23,14 @@ export function requestIdFor(header: string | string[] | undefined): string {
  */
 export function assignRequestId(): RequestHandler {
   return (req, res, next) => {
-    const id = requestIdFor(req.headers[REQUEST_ID_HEADER]);
-    (req as Request & { id?: string }).id = id;
-    res.setHeader(REQUEST_ID_HEADER, id);
+    (req as Request & { id?: string }).id = answerRequestId(req, res);
     next();
   };
+}
+
+/** The request's id (requestIdFor), set on the response's x-request-id header. */
+export function answerRequestId(req: IncomingMessage, res: ServerResponse): string {
+  const id = requestIdFor(req.headers[REQUEST_ID_HEADER]);
+  res.setHeader(REQUEST_ID_HEADER, id);
+  return id;
 }

@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { principalIfAny } from './request-principal';
-import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
+import { answerRequestId } from './request-id';
 import { routePatternOf } from './request-route';
 
 /**
@@ -63,11 +63,7 @@ export function requestLog(logger: Logger): RequestHandler {
   };
   const middleware = pinoHttp({
     logger,
-    genReqId: (req, res) => {
-      const id = requestIdFor(req.headers[REQUEST_ID_HEADER]);
-      res.setHeader(REQUEST_ID_HEADER, id);
-      return id;
-    },
+    genReqId: answerRequestId,
     // The child logger's one binding: the request, serialised to its id alone.
     customAttributeKeys: { req: 'reqId' },
     wrapSerializers: false,
