@@ -1,4 +1,4 @@
-import { AUDIT_REQUEST_ID_MAX, AUDIT_USER_AGENT_MAX, boundedText, type AuditAction, type AuditActorMethod, type AuditDetails, type AuditEvent } from '../domain/audit-event';
+import { AUDIT_CLIENT_ADDRESS_MAX, AUDIT_REQUEST_ID_MAX, AUDIT_USER_AGENT_MAX, boundedText, type AuditAction, type AuditActorMethod, type AuditDetails, type AuditEvent } from '../domain/audit-event';
 import type { Principal } from '../domain/principal';
 import type { Clock } from './ports/clock';
 import type { IdGenerator } from './ports/ids';
@@ -36,7 +36,7 @@ export class AuditTrail {
       actorMethod: method,
       action: facts.action,
       targetId: facts.targetId ?? null,
-      clientAddress: boundedText(origin.clientAddress, 64),
+      clientAddress: boundedText(origin.clientAddress, AUDIT_CLIENT_ADDRESS_MAX),
       userAgent: boundedText(origin.userAgent, AUDIT_USER_AGENT_MAX),
       requestId: boundedText(origin.requestId, AUDIT_REQUEST_ID_MAX),
       occurredAt: this.deps.clock.now(),

@@ -46,6 +46,8 @@ export interface AuditEvent {
 }
 
 /** Bounds for what a client sends that ends up in the trail, so one request cannot bloat it. */
+/** An IPv6 address with a zone, or an IPv4-mapped one, fits well within this. */
+export const AUDIT_CLIENT_ADDRESS_MAX = 64;
 export const AUDIT_USER_AGENT_MAX = 512;
 export const AUDIT_REQUEST_ID_MAX = 128;
 
