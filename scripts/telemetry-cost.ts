@@ -13,6 +13,7 @@
  * each other, not with figures from docs/benchmarks.md.
  */
 import 'reflect-metadata';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import pino from 'pino';
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [name, options] of Object.entries(VARIANTS)) {
       const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: LIMITS }, options());
-      const server = app.listen(0, '127.0.0.1');
+      const server = createServer(app).listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
       const { port } = server.address() as AddressInfo;
       const cpuBefore = process.cpuUsage();

@@ -11,6 +11,7 @@
  * Prints `READY <port>` once listening; event-loop delay and info over IPC (child-channel.ts).
  */
 import 'reflect-metadata';
+import { createServer } from 'node:http';
 import { JwtTokenService } from '../../src/adapters/crypto/jwt-token-service';
 import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../../src/adapters/crypto/random-uuid-generator';
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
     },
   });
 
-  const server = app.listen(0, '127.0.0.1', () => announceReady(server));
+  const server = createServer(app).listen(0, '127.0.0.1', () => announceReady(server));
   serveBenchChannel(
     server,
     () => ({ location, hashScheme: hasher.scheme, threadPoolSize: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4), launch: describeLaunch(), serverErrors, memory: memoryBreakdown() }),

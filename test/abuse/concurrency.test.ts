@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import request, { type Response } from 'supertest';
 import { createInspectableMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
 import { databaseApp, type DatabaseApp } from '../support/database-app';
@@ -11,7 +11,7 @@ const RACERS = 12;
 
 /** What a backend must let the test count, to see that losers left nothing behind. */
 interface RaceTarget {
-  readonly app: Express;
+  readonly app: RequestListener;
   usersOfTenant(tenantId: string): Promise<number>;
   tenantsNamed(names: readonly string[]): Promise<number>;
   usersWithEmail(email: string): Promise<number>;

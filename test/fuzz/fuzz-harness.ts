@@ -23,7 +23,7 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import { createInspectableMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
 import { buildTestApp, type TestApp } from '../support/http-app';
 import { assertMatchesOpenApi } from '../support/openapi-validator';
@@ -77,13 +77,13 @@ export class FuzzTarget {
   private constructor(
     private readonly server: http.Server,
     private readonly port: number,
-    readonly app: Express,
+    readonly app: RequestListener,
     readonly state: StoredState,
     /** The app's error log: every unexplained error (answered 500) lands here. */
     readonly logged: unknown[],
   ) {}
 
-  static async listen(app: Express, state: StoredState, logged: unknown[]): Promise<FuzzTarget> {
+  static async listen(app: RequestListener, state: StoredState, logged: unknown[]): Promise<FuzzTarget> {
     const server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return new FuzzTarget(server, (server.address() as AddressInfo).port, app, state, logged);

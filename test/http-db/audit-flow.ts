@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { AUTH, bearer, createInvite, expectError, joinWithRole, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';
 
 export interface AuditApp {
-  readonly app: Express;
+  readonly app: RequestListener;
   close(): Promise<void>;
 }
 
@@ -23,14 +23,14 @@ interface EventJson {
   details: Record<string, unknown>;
 }
 
-async function events(app: Express, admin: Account, query = ''): Promise<EventJson[]> {
+async function events(app: RequestListener, admin: Account, query = ''): Promise<EventJson[]> {
   const res = await request(app).get(`${AUTH}/audit-events${query}`).set(bearer(admin));
   expect(res.status).toBe(200);
   return res.body.events as EventJson[];
 }
 
 /** Every page, following next_cursor, with the page size given. */
-async function allPages(app: Express, admin: Account, limit: number, filter = ''): Promise<EventJson[]> {
+async function allPages(app: RequestListener, admin: Account, limit: number, filter = ''): Promise<EventJson[]> {
   const seen: EventJson[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 100; page += 1) {
@@ -53,7 +53,7 @@ async function allPages(app: Express, admin: Account, limit: number, filter = ''
 export function describeAuditTrail(name: string, open: () => Promise<AuditApp>): void {
   describe(`${name}: the audit trail`, () => {
     let ctx: AuditApp;
-    let app: Express;
+    let app: RequestListener;
     beforeAll(async () => {
       ctx = await open();
       app = ctx.app;

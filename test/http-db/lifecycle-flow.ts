@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { AUTH, bearer, createApiKey, expectError, joinWithRole, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
 import { TEST_JWT_SECRET } from '../support/test-use-cases';
 
 export interface LifecycleApp {
-  readonly app: Express;
+  readonly app: RequestListener;
   close(): Promise<void>;
 }
 
 const DAY_MS = 86_400_000;
 
-async function keyOf(app: Express, admin: Account, body?: object) {
+async function keyOf(app: RequestListener, admin: Account, body?: object) {
   const req = request(app).post(`${AUTH}/api-keys`).set(bearer(admin));
   const res = body === undefined ? await req : await req.send(body);
   expect(res.status).toBe(201);
@@ -20,7 +20,7 @@ async function keyOf(app: Express, admin: Account, body?: object) {
 }
 
 /** Logs in again: a role change ends the member's earlier tokens. */
-async function relogin(app: Express, account: Account): Promise<Account> {
+async function relogin(app: RequestListener, account: Account): Promise<Account> {
   const res = await request(app).post(`${AUTH}/login`).send({ email: account.email, password: PASSWORD });
   expect(res.status).toBe(200);
   return { ...account, token: res.body.token as string };
@@ -33,7 +33,7 @@ async function relogin(app: Express, account: Account): Promise<Account> {
 export function describeLifecycle(name: string, open: () => Promise<LifecycleApp>): void {
   describe(`${name}: keys and members over their whole life`, () => {
     let ctx: LifecycleApp;
-    let app: Express;
+    let app: RequestListener;
     beforeAll(async () => {
       ctx = await open();
       app = ctx.app;

@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import type { UseCases } from '../../src/application/use-cases';
 import { createApp } from '../../src/adapters/http/app';
@@ -131,7 +131,7 @@ describe('Response hygiene', () => {
     const failure = new Error('connection to db.internal:5432 refused (password=hunter2)');
     const broken: UseCases = { ...useCases, login: { execute: async () => { throw failure; } } as unknown as UseCases['login'] };
     const logged: unknown[] = [];
-    const app: Express = createApp(broken, { corsOrigin: TEST_CORS_ORIGIN, rateLimits: GENEROUS_RATE_LIMITS }, (err) => logged.push(err));
+    const app: RequestListener = createApp(broken, { corsOrigin: TEST_CORS_ORIGIN, rateLimits: GENEROUS_RATE_LIMITS }, (err) => logged.push(err));
 
     const res = await request(app).post(`${AUTH}/login`).send({ email: uniqueEmail(), password: PASSWORD });
     expect(res.status).toBe(500);

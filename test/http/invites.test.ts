@@ -3,17 +3,17 @@ import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, createInvite, expectError, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
 import { ManualClock } from '../support/manual-clock';
 import { uniqueEmail } from '../support/test-use-cases';
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 
 interface ListedInvite { id: string; email: string; role: string; expires_at: string; created_at: string }
 
-async function listInvites(app: Express, admin: Account): Promise<ListedInvite[]> {
+async function listInvites(app: RequestListener, admin: Account): Promise<ListedInvite[]> {
   const res = await request(app).get(`${AUTH}/invites`).set(bearer(admin));
   expect(res.status).toBe(200);
   return res.body.invites as ListedInvite[];
 }
 
-async function idOf(app: Express, admin: Account, email: string): Promise<string> {
+async function idOf(app: RequestListener, admin: Account, email: string): Promise<string> {
   const found = (await listInvites(app, admin)).find((i) => i.email === email.toLowerCase());
   if (!found) throw new Error(`no pending invite for ${email}`);
   return found.id;

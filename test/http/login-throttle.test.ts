@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { buildTestApp, expectTooManyRequests, SPEC_RATE_LIMITS } from '../support/http-app';
 import { AUTH, bearer, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
@@ -9,7 +9,7 @@ import { uniqueEmail } from '../support/test-use-cases';
 // limit of 5 a minute never applies: only the per-account throttle can stop them.
 const behindOneProxy = { trustProxy: 1, rateLimits: SPEC_RATE_LIMITS } as const;
 let address = 0;
-const loginFromNewAddress = (app: Express, email: string, password: string) => {
+const loginFromNewAddress = (app: RequestListener, email: string, password: string) => {
   address += 1;
   return request(app).post(`${AUTH}/login`).set('X-Forwarded-For', `198.18.${address >> 8 & 255}.${address & 255}`).send({ email, password });
 };

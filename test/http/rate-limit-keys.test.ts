@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { createApp } from '../../src/adapters/http/app';
 import {
@@ -7,7 +7,7 @@ import {
 import { AUTH, PASSWORD } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';
 
-const loginAt = (app: Express, path: string) => request(app).post(path).send({ email: uniqueEmail(), password: PASSWORD });
+const loginAt = (app: RequestListener, path: string) => request(app).post(path).send({ email: uniqueEmail(), password: PASSWORD });
 
 describe('What a rate limit counts', () => {
   describe('by route, not by the spelling of its URL', () => {
@@ -47,7 +47,7 @@ describe('What a rate limit counts', () => {
     });
   });
 
-  describe('by client address, as Express\'s trust proxy decides it', () => {
+  describe('by client address, as RequestListener\'s trust proxy decides it', () => {
     // supertest connects from loopback: with `trustProxy: 1` that connection is the one trusted
     // proxy, and the client is the right-most X-Forwarded-For entry, the one the proxy appended.
     const behindOneProxy = { trustProxy: 1, rateLimits: SPEC_RATE_LIMITS } as const;

@@ -2,10 +2,10 @@ import request, { type Response } from 'supertest';
 import { buildTestApp, SPEC_RATE_LIMITS } from '../support/http-app';
 import { AUTH, bearer, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 
-const login = (app: Express) => request(app).post(`${AUTH}/login`).send({ email: uniqueEmail(), password: PASSWORD });
-const signup = (app: Express) => request(app).post(`${AUTH}/signup`).send({ email: uniqueEmail(), password: PASSWORD, tenant_name: 'T' });
+const login = (app: RequestListener) => request(app).post(`${AUTH}/login`).send({ email: uniqueEmail(), password: PASSWORD });
+const signup = (app: RequestListener) => request(app).post(`${AUTH}/signup`).send({ email: uniqueEmail(), password: PASSWORD, tenant_name: 'T' });
 
 async function repeat(times: number, send: () => Promise<Response>): Promise<Response[]> {
   const responses: Response[] = [];
@@ -97,7 +97,7 @@ describe('Rate limits (part 8)', () => {
   describe('per client address', () => {
     // Behind a trusted proxy the address comes from X-Forwarded-For, which lets the test vary it.
     const viaProxy = { trustProxy: 'loopback', rateLimits: SPEC_RATE_LIMITS } as const;
-    const loginFrom = (app: Express, address: string) => login(app).set('X-Forwarded-For', address);
+    const loginFrom = (app: RequestListener, address: string) => login(app).set('X-Forwarded-For', address);
 
     it('counts each IPv4 address on its own', async () => {
       const { app } = await buildTestApp(viaProxy);

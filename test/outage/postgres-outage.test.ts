@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import { type Kysely, sql } from 'kysely';
 import request, { type Response } from 'supertest';
 import { StorageUnavailable } from '../../src/application/ports/storage-unavailable';
@@ -28,7 +28,7 @@ describeIfPostgres('Postgres outage, cut for real through a TCP proxy', (url) =>
   let proxy: TcpProxy;
   let opened: OpenedStorage;
   let owner: OpenDatabase;
-  let app: Express;
+  let app: RequestListener;
   let shuttingDown = false;
   const logged: unknown[] = [];
   const idleErrors: Error[] = [];

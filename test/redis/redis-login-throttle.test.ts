@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import type { Redis } from 'ioredis';
 import request from 'supertest';
 import type { LoginFailurePolicy } from '../../src/application/ports/login-throttle';
@@ -65,16 +65,16 @@ describeIfRedis('RedisLoginThrottle', (url) => {
   describe('shared by two instances', () => {
     const POLICY = { limit: 4, windowSeconds: 900 };
     let address = 0;
-    const loginFromNewAddress = (app: Express, email: string, password: string) => {
+    const loginFromNewAddress = (app: RequestListener, email: string, password: string) => {
       address += 1;
       return request(app).post(`${AUTH}/login`).set('X-Forwarded-For', `198.18.${address >> 8 & 255}.${address & 255}`).send({ email, password });
     };
 
     /** Two instances on one database (shared memory storage) and one Redis, each with its own connection. */
-    async function twoInstances(): Promise<{ a: Express; b: Express }> {
+    async function twoInstances(): Promise<{ a: RequestListener; b: RequestListener }> {
       const keyPrefix = newPrefix('throttle-shared');
       const storage = createMemoryStorage();
-      const apps: Express[] = [];
+      const apps: RequestListener[] = [];
       for (let i = 0; i < 2; i += 1) {
         const { client: own } = await connectTestRedis(url);
         clients.push(own);

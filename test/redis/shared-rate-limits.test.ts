@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import type { Redis } from 'ioredis';
 import request, { type Response } from 'supertest';
 import type { RateLimitConfig } from '../../src/adapters/http/rate-limits';
@@ -9,8 +9,8 @@ import { AUTH, PASSWORD } from '../support/http-fixtures';
 import { connectTestRedis, deleteKeysUnder, describeIfRedis, keysUnder, uniqueRedisPrefix } from '../support/redis';
 import { uniqueEmail } from '../support/test-use-cases';
 
-const login = (app: Express) => request(app).post(`${AUTH}/login`).send({ email: uniqueEmail(), password: PASSWORD });
-const signup = (app: Express) => request(app).post(`${AUTH}/signup`).send({ email: uniqueEmail(), password: PASSWORD, tenant_name: 'T' });
+const login = (app: RequestListener) => request(app).post(`${AUTH}/login`).send({ email: uniqueEmail(), password: PASSWORD });
+const signup = (app: RequestListener) => request(app).post(`${AUTH}/signup`).send({ email: uniqueEmail(), password: PASSWORD, tenant_name: 'T' });
 const statuses = (responses: Response[]) => responses.map((r) => r.status);
 const count = (responses: Response[], status: number) => responses.filter((r) => r.status === status).length;
 
@@ -32,10 +32,10 @@ describeIfRedis('Rate limits shared by instances through Redis', (url) => {
    * Two app instances as two processes would be: each with its own Redis connection and its own
    * memory, sharing only Redis (under a prefix of this test's own, so tests never meet).
    */
-  async function twoInstances(rateLimits: RateLimitConfig = SPEC_RATE_LIMITS): Promise<{ a: Express; b: Express; prefix: string }> {
+  async function twoInstances(rateLimits: RateLimitConfig = SPEC_RATE_LIMITS): Promise<{ a: RequestListener; b: RequestListener; prefix: string }> {
     const prefix = uniqueRedisPrefix('rate-limits');
     prefixes.push(prefix);
-    const apps: Express[] = [];
+    const apps: RequestListener[] = [];
     for (let i = 0; i < 2; i += 1) {
       const { client } = await connectTestRedis(url);
       clients.push(client);

@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import type { Kysely } from 'kysely';
 import { createApp } from '../../src/adapters/http/app';
 import { createKyselyStorage } from '../../src/adapters/persistence/kysely/kysely-storage';
@@ -10,7 +10,7 @@ import { openCredentialFeed } from '../../src/bootstrap/change-feed';
 import { buildTestUseCases } from './test-use-cases';
 
 export interface DatabaseApp {
-  readonly app: Express;
+  readonly app: RequestListener;
   /**
    * Direct access as the schema's owner, outside the tenant walls: only to check invariants or
    * set up states no endpoint reaches. The app itself works as the walled app role.

@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import type { Response } from 'supertest';
 import { type AppOptions, createApp, type HttpConfig } from '../../src/adapters/http/app';
 import { buildTestUseCases, type TestUseCases, type TestUseCasesOptions } from './test-use-cases';
@@ -12,7 +12,7 @@ export const GENEROUS_RATE_LIMITS = { global: 100_000, login: 100_000, signup: 1
 export const SPEC_RATE_LIMITS = { global: 100, login: 5, signup: 3 } as const;
 
 export interface TestApp extends TestUseCases {
-  readonly app: Express;
+  readonly app: RequestListener;
   /** What the app handed to its log: every unexplained error (answered 500). */
   readonly logged: unknown[];
 }

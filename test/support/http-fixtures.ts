@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import jwt from 'jsonwebtoken';
 import request, { type Response } from 'supertest';
 import { uniqueEmail } from './test-use-cases';
@@ -28,14 +28,14 @@ function accountFrom(email: string, token: string, tenantId: string): Account {
 export const bearer = (account: Pick<Account, 'token'>): Record<string, string> => ({ Authorization: `Bearer ${account.token}` });
 
 /** A new tenant with its owner, through the real endpoint. */
-export async function signupOwner(app: Express, tenantName = 'Acme'): Promise<Account> {
+export async function signupOwner(app: RequestListener, tenantName = 'Acme'): Promise<Account> {
   const email = uniqueEmail('owner');
   const res = await request(app).post(`${AUTH}/signup`).send({ email, password: PASSWORD, tenant_name: tenantName });
   expect(res.status).toBe(201);
   return accountFrom(email, res.body.token as string, res.body.tenant_id as string);
 }
 
-export async function createInvite(app: Express, admin: Account, body: Record<string, unknown> = {}): Promise<{ email: string; token: string; expiresAt: string }> {
+export async function createInvite(app: RequestListener, admin: Account, body: Record<string, unknown> = {}): Promise<{ email: string; token: string; expiresAt: string }> {
   const email = (body.email as string | undefined) ?? uniqueEmail('invitee');
   const res = await request(app).post(`${AUTH}/invite`).set(bearer(admin)).send({ email, ...body });
   expect(res.status).toBe(201);
@@ -43,14 +43,14 @@ export async function createInvite(app: Express, admin: Account, body: Record<st
 }
 
 /** A user of the admin's tenant with the given role, by invite and signup. */
-export async function joinWithRole(app: Express, admin: Account, role: 'admin' | 'member' | 'viewer'): Promise<Account> {
+export async function joinWithRole(app: RequestListener, admin: Account, role: 'admin' | 'member' | 'viewer'): Promise<Account> {
   const invite = await createInvite(app, admin, { role });
   const res = await request(app).post(`${AUTH}/signup`).send({ email: invite.email, password: PASSWORD, invite_token: invite.token });
   expect(res.status).toBe(201);
   return accountFrom(invite.email, res.body.token as string, res.body.tenant_id as string);
 }
 
-export async function createApiKey(app: Express, admin: Account): Promise<string> {
+export async function createApiKey(app: RequestListener, admin: Account): Promise<string> {
   const res = await request(app).post(`${AUTH}/api-keys`).set(bearer(admin));
   expect(res.status).toBe(201);
   return res.body.api_key as string;

@@ -1,4 +1,5 @@
-import express, { type Request } from 'express';
+import type { RequestListener } from 'node:http';
+import express from 'express';
 import type { Logger } from 'pino';
 import type { Counter } from 'prom-client';
 import type { UseCases } from '../../application/use-cases';
@@ -7,12 +8,14 @@ import { countedAuthentication } from './counted-authentication';
 import { corsPolicy } from './cors';
 import { errorMapper } from './error-mapper';
 import { liveness, readinessCheck } from './health-routes';
+import { DirectRoutes } from './direct-routes';
 import { HttpError } from './http-error';
 import { type HttpMetrics, measureRequests, serveMetrics } from './http-metrics';
 import { createRateLimiters, type RateLimitConfig, type RateLimitStoreFactory } from './rate-limits';
 import { ALWAYS_READY, type Readiness } from './readiness';
 import { auditRefusals } from './audit-refusals';
 import { assignRequestId } from './request-id';
+import type { NodeHandler, NodeRequest } from './node-handler';
 import { requestLog } from './request-log';
 import { addRouteGroup } from './route-group';
 import { securityHeaders } from './security-headers';
@@ -71,14 +74,17 @@ function optionsFrom(options: AppOptions | ((err: unknown) => void)): AppOptions
  * counts them, and even a 429 carries CORS headers so a browser client can read it); /healthz,
  * /readyz and /metrics before rate limits and authentication; then the global limiter, the two
  * route groups, 404, and the one error mapper.
+ *
+ * What it returns is the server's request listener: the Express app, with GET /me and GET /invites
+ * answered before Express is reached by the same handlers in the same order (direct-routes.ts).
  */
 export function createApp(
   useCases: UseCases,
   config: HttpConfig,
   appOptions: AppOptions | ((err: unknown) => void) = {},
-): express.Express {
+): RequestListener {
   const { logger, onError, metrics, serveMetrics: metricsRoute = true, readiness = ALWAYS_READY } = optionsFrom(appOptions);
-  const log = (err: unknown, req?: Request): void => {
+  const log = (err: unknown, req?: NodeRequest & { log?: Logger }): void => {
     if (logger) (req?.log ?? logger).error({ err }, 'request failed');
     if (onError) onError(err);
     else if (!logger) console.error(err);
@@ -95,13 +101,18 @@ export function createApp(
     onReject: metrics ? (limiter) => metrics.rateLimited(limiter) : undefined,
   });
 
-  app.use(logger ? requestLog(logger) : assignRequestId());
+  // Every request, before any route; the direct routes run the same list (the limiter comes after the
+  // health and metrics routes, which no direct path shares).
+  const everyRequest: NodeHandler[] = [logger ? requestLog(logger) : assignRequestId()];
   if (metrics) {
     const outcomes = new Map<string, Counter<'outcome'>>([[`${AUTH_BASE}/login`, metrics.logins], [`${AUTH_BASE}/signup`, metrics.signups]]);
-    app.use(measureRequests(metrics, outcomes));
+    everyRequest.push(measureRequests(metrics, outcomes));
   }
-  app.use(securityHeaders());
-  app.use(corsPolicy(config.corsOrigin));
+  everyRequest.push(securityHeaders(), corsPolicy(config.corsOrigin));
+  const mapErrors = errorMapper(log);
+  const direct = new DirectRoutes({ before: [...everyRequest, limiters.global], errorMapper: mapErrors });
+
+  for (const handler of everyRequest) app.use(handler);
   app.get('/healthz', liveness);
   app.get('/readyz', readinessCheck(readiness));
   if (metrics && metricsRoute) app.get('/metrics', serveMetrics(metrics.registry));
@@ -115,11 +126,12 @@ export function createApp(
   addRouteGroup(app, [metrics ? countedAuthentication(authenticateGuard, metrics) : authenticateGuard], protectedRoutes(useCases), {
     mountPath: AUTH_BASE,
     onError: [auditRefusals(useCases.recordRefusal, log)],
+    direct,
   });
 
   app.use((_req, _res, next) => {
     next(new HttpError(404, 'Not found'));
   });
-  app.use(errorMapper(log));
-  return app;
+  app.use(mapErrors);
+  return direct.listener(app);
 }

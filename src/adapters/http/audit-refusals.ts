@@ -1,8 +1,8 @@
-import type { ErrorRequestHandler } from 'express';
 import type { RecordRefusal, Refusal } from '../../application/record-refusal';
 import { DomainError, InsufficientRole } from '../../domain/errors';
 import { isUuid } from '../../domain/ids';
 import type { Role } from '../../domain/role';
+import type { NodeErrorHandler } from './node-handler';
 import { originOf } from './request-origin';
 import { principalIfAny } from './request-principal';
 
@@ -33,7 +33,7 @@ function refusalFor(err: unknown, targetId: unknown): Refusal | null {
  * an `access.denied` event, whichever layer refused it (the route's guard or the use-case). Recording is best effort: the client gets its 403/404 either way,
  * and a failure to record is logged, never turned into a different answer.
  */
-export function auditRefusals(recordRefusal: RecordRefusal, log: (err: unknown) => void): ErrorRequestHandler {
+export function auditRefusals(recordRefusal: RecordRefusal, log: (err: unknown) => void): NodeErrorHandler {
   return async (err, req, res, next) => {
     const principal = principalIfAny(res);
     const refusal = principal ? refusalFor(err, req.params['id']) : null;

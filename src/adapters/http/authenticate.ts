@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
 import type { Authenticate } from '../../application/authenticate';
+import type { NodeHandler } from './node-handler';
 import { setPrincipal } from './request-principal';
 
 /**
@@ -11,7 +11,7 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 /** Part 5's check: the use-case decides; a refusal is a DomainError for the error mapper. */
-export function authenticate(useCase: Authenticate): RequestHandler {
+export function authenticate(useCase: Authenticate): NodeHandler {
   return async (req, res, next) => {
     const principal = await useCase.execute({
       apiKey: headerValue(req.headers['x-api-key']),

@@ -1,5 +1,6 @@
 import cors from 'cors';
-import type { RequestHandler } from 'express';
+import vary from 'vary';
+import type { NodeHandler } from './node-handler';
 
 // Not safelisted for scripts otherwise: a browser client needs them to back off after a 429.
 const EXPOSED_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Retry-After'];
@@ -14,7 +15,7 @@ const EXPOSED_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Retry-After'];
  * give it (allowed origin on an exact match, `Vary: Origin`, the exposed headers), built once
  * instead of per request.
  */
-export function corsPolicy(allowedOrigin: string): RequestHandler {
+export function corsPolicy(allowedOrigin: string): NodeHandler {
   const preflight = cors({
     origin: [allowedOrigin],
     methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
@@ -30,7 +31,7 @@ export function corsPolicy(allowedOrigin: string): RequestHandler {
       return;
     }
     if (req.headers.origin === allowedOrigin) res.setHeader('Access-Control-Allow-Origin', allowedOrigin);
-    res.vary('Origin');
+    vary(res, 'Origin');
     res.setHeader('Access-Control-Expose-Headers', exposed);
     next();
   };

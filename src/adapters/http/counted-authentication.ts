@@ -1,11 +1,11 @@
-import type { Request, RequestHandler } from 'express';
 import { StorageUnavailable } from '../../application/ports/storage-unavailable';
 import { DomainError } from '../../domain/errors';
 import type { AuthenticationMethod, HttpMetrics } from './http-metrics';
+import type { NodeHandler, NodeRequest } from './node-handler';
 import { principalIfAny } from './request-principal';
 
 /** The credential part 5 will look at: a present x-api-key wins, then a Bearer authorization. */
-function attemptedMethod(req: Request): AuthenticationMethod {
+function attemptedMethod(req: NodeRequest): AuthenticationMethod {
   if (req.headers['x-api-key'] !== undefined) return 'api_key';
   return req.headers.authorization?.startsWith('Bearer ') ? 'jwt' : 'none';
 }
@@ -21,7 +21,7 @@ function reasonOf(error: unknown): string {
  * its credential, outcome and reason. The guard decides; this only watches it, and rethrows its
  * refusal untouched for the error mapper.
  */
-export function countedAuthentication(guard: RequestHandler, metrics: HttpMetrics): RequestHandler {
+export function countedAuthentication(guard: NodeHandler, metrics: HttpMetrics): NodeHandler {
   return async (req, res, next) => {
     const method = attemptedMethod(req);
     try {

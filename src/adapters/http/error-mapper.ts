@@ -1,9 +1,10 @@
 import { STATUS_CODES } from 'node:http';
-import type { ErrorRequestHandler, Request } from 'express';
 import { LoginThrottleUnavailable } from '../../application/ports/login-throttle';
 import { StorageUnavailable } from '../../application/ports/storage-unavailable';
 import { DomainError, TooManyFailedLogins } from '../../domain/errors';
 import { HttpError, ServiceUnavailable, type FieldError } from './http-error';
+import type { NodeErrorHandler, NodeRequest } from './node-handler';
+import { sendJson } from './send-json';
 
 export interface ErrorResponse {
   readonly status: number;
@@ -95,7 +96,7 @@ export function describeError(err: unknown): ErrorResponse | null {
  * The one place that turns errors into responses. Anything unexplained is logged, never echoed; so
  * is every explained server-side failure (a 503 for a store that is down), which operators must see.
  */
-export function errorMapper(log: (err: unknown, req?: Request) => void): ErrorRequestHandler {
+export function errorMapper(log: (err: unknown, req?: NodeRequest) => void): NodeErrorHandler {
   return (err, req, res, next) => {
     if (res.headersSent) {
       log(err, req);
@@ -105,7 +106,6 @@ export function errorMapper(log: (err: unknown, req?: Request) => void): ErrorRe
     const described = describeError(err);
     if (!described || described.status >= 500) log(err, req);
     const { status, body, headers } = described ?? INTERNAL;
-    if (headers) res.set(headers);
-    res.status(status).json(body);
+    sendJson(res, status, body, headers);
   };
 }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
 import { type ClientRateLimitInfo, ipKeyGenerator, type Options, type Store } from 'express-rate-limit';
 import { TooManyRequests } from './http-error';
+import type { NodeHandler } from './node-handler';
 
 export interface FixedWindowOptions {
   readonly limit: number;
@@ -56,7 +56,7 @@ function appendHeader(res: ServerResponse, name: string, value: string): void {
  * left; a store error rejects the request (FailClosedStore makes it a 503). Headers: draft-8
  * `RateLimit` and `RateLimit-Policy`, appended, so a request that passes two limiters shows both.
  */
-export function fixedWindowLimiter({ limit, windowMs, store, log, onReject }: FixedWindowOptions): RequestHandler {
+export function fixedWindowLimiter({ limit, windowMs, store, log, onReject }: FixedWindowOptions): NodeHandler {
   // The library hands its whole configuration to init; the stores we use read windowMs only.
   try {
     void Promise.resolve(store.init?.({ windowMs, limit } as Options)).catch(log);

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { RequestHandler } from 'express';
+import type { NodeHandler } from './node-handler';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { LimiterName } from './rate-limits';
 import { routePatternOf } from './request-route';
@@ -82,14 +83,14 @@ const STATUS_LABELS = Array.from({ length: 600 }, (_, code) => String(code));
  * counter of its outcomes. One listener per request, on 'finish' only: a response the client gave
  * up on is not observed (its status would be a guess).
  */
-export function measureRequests(metrics: HttpMetrics, outcomeCounters: ReadonlyMap<string, Counter<'outcome'>>): RequestHandler {
+export function measureRequests(metrics: HttpMetrics, outcomeCounters: ReadonlyMap<string, Counter<'outcome'>>): NodeHandler {
   return (req, res, next) => {
     const started = performance.now();
     res.once('finish', () => {
       const route = routePatternOf(req, res);
       const status = res.statusCode;
       metrics.requestDuration.observe(
-        { method: req.method, route, status: STATUS_LABELS[status] ?? String(status) },
+        { method: req.method ?? '', route, status: STATUS_LABELS[status] ?? String(status) },
         (performance.now() - started) / 1000,
       );
       outcomeCounters.get(route)?.inc({ outcome: outcomeOf(status) });

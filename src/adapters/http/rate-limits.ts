@@ -1,7 +1,7 @@
-import type { RequestHandler } from 'express';
 import { MemoryStore, type Store } from 'express-rate-limit';
 import { FailClosedStore } from './fail-closed-store';
 import { fixedWindowLimiter } from './fixed-window-limiter';
+import type { NodeHandler } from './node-handler';
 
 const WINDOW_MS = 60_000;
 
@@ -30,9 +30,9 @@ export interface RateLimiterOptions {
 }
 
 export interface RateLimiters {
-  readonly global: RequestHandler;
-  readonly login: RequestHandler;
-  readonly signup: RequestHandler;
+  readonly global: NodeHandler;
+  readonly login: NodeHandler;
+  readonly signup: NodeHandler;
 }
 
 /**
@@ -50,7 +50,7 @@ export interface RateLimiters {
  * A store failure is refused, never passed: FailClosedStore turns it into a 503 the error mapper
  * answers.
  */
-function limiter(limit: number, store: Store, log: (err: unknown) => void, onReject: () => void): RequestHandler {
+function limiter(limit: number, store: Store, log: (err: unknown) => void, onReject: () => void): NodeHandler {
   return fixedWindowLimiter({ limit, windowMs: WINDOW_MS, store: new FailClosedStore(store), log, onReject });
 }
 

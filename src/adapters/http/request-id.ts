@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler } from 'express';
+import type { NodeHandler } from './node-handler';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -21,9 +21,9 @@ export function requestIdFor(header: string | string[] | undefined): string {
  * Without a request log (pino-http assigns ids as it logs), ids are still assigned and returned: the
  * audit trail records them and clients quote them, whether or not this instance logs requests.
  */
-export function assignRequestId(): RequestHandler {
+export function assignRequestId(): NodeHandler {
   return (req, res, next) => {
-    (req as Request & { id?: string }).id = answerRequestId(req, res);
+    (req as { id?: string }).id = answerRequestId(req, res);
     next();
   };
 }

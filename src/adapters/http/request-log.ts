@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import type { NodeHandler, NodeRequest, NodeResponse } from './node-handler';
 import { principalIfAny } from './request-principal';
 import { answerRequestId } from './request-id';
 import { routePatternOf } from './request-route';
@@ -42,18 +42,17 @@ interface RequestLine {
  * (serialised once, a string), and the line is a flat object built from values already at hand. At
  * debug level the request headers are added, redacted (REDACT_PATHS).
  */
-export function requestLog(logger: Logger): RequestHandler {
+export function requestLog(logger: Logger): NodeHandler {
   const withHeaders = logger.isLevelEnabled('debug');
   const line = (req: IncomingMessage, res: ServerResponse, durationMs: number): RequestLine => {
-    const expressReq = req as Request;
-    const expressRes = res as Response;
+    const response = res as NodeResponse;
     const entry: RequestLine = {
       method: req.method ?? '',
-      route: routePatternOf(expressReq, expressRes),
+      route: routePatternOf(req as NodeRequest, response),
       status: res.statusCode,
       durationMs,
     };
-    const principal = principalIfAny(expressRes);
+    const principal = principalIfAny(response);
     if (principal) {
       entry.tenantId = principal.tenantId;
       entry.userId = principal.userId;
@@ -74,5 +73,5 @@ export function requestLog(logger: Logger): RequestHandler {
     customSuccessObject: (req, res, value: { responseTime: number }) => line(req, res, value.responseTime),
     customErrorObject: (req, res, _error, value: { responseTime: number }) => line(req, res, value.responseTime),
   });
-  return middleware as unknown as RequestHandler;
+  return middleware as NodeHandler;
 }

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { NodeResponse as Response } from './node-handler';
 import type { Principal } from '../../domain/principal';
 
 // res.locals is per request and untyped; these two functions are the only way in and out of it.

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { NodeHandler, NodeRequest, NodeResponse } from './node-handler';
 
 // res.locals is per request and untyped; these functions are the only way in and out of it.
 const KEY = 'routePattern';
@@ -11,7 +11,7 @@ export const UNMATCHED_ROUTE = 'unmatched';
  * built. The raw URL cannot stand in for it: it carries ids and query strings, and Express matches
  * case-insensitively, so every spelling of a path would be a new log value and a new metric series.
  */
-export function markRoute(pattern: string): RequestHandler {
+export function markRoute(pattern: string): NodeHandler {
   return (_req, res, next) => {
     res.locals[KEY] = pattern;
     next();
@@ -22,7 +22,7 @@ export function markRoute(pattern: string): RequestHandler {
  * The matched route's pattern: the one markRoute noted, else that of a route on the app itself
  * (`/healthz`; its path is the whole pattern there), else UNMATCHED_ROUTE.
  */
-export function routePatternOf(req: Request, res: Response): string {
+export function routePatternOf(req: NodeRequest, res: NodeResponse): string {
   const marked = res.locals[KEY] as string | undefined;
   if (marked !== undefined) return marked;
   const route = (req as { route?: { path?: unknown } }).route;

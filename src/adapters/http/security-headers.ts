@@ -1,5 +1,5 @@
 import helmet from 'helmet';
-import type { RequestHandler } from 'express';
+import type { NodeHandler } from './node-handler';
 
 type Header = readonly [name: string, value: string];
 
@@ -52,7 +52,7 @@ function apiHeadersFromHelmet(): Header[] {
   return [...captured, ['Cache-Control', 'no-store']];
 }
 
-export function securityHeaders(): RequestHandler {
+export function securityHeaders(): NodeHandler {
   const headers = apiHeadersFromHelmet();
   return (_req, res, next) => {
     for (const [name, value] of headers) res.setHeader(name, value);

@@ -9,6 +9,7 @@ import { jsonBody } from '../json-body';
 import { originOf } from '../request-origin';
 import { principalOf } from '../request-principal';
 import { requireRole } from '../require-role';
+import { sendJson } from '../send-json';
 import type { RouteDefinition } from '../route-group';
 import { validateBody } from '../validate-body';
 import { queryOf, validateQuery } from '../validate-query';
@@ -58,9 +59,10 @@ export function protectedRoutes(useCases: UseCases): RouteDefinition[] {
     {
       method: 'get',
       path: '/me',
+      direct: true,
       handlers: [(_req, res) => {
         const { tenantId, userId, role } = principalOf(res);
-        res.status(200).json({ tenant_id: tenantId, user_id: userId, role });
+        sendJson(res, 200, { tenant_id: tenantId, user_id: userId, role });
       }],
     },
     {
@@ -103,9 +105,10 @@ export function protectedRoutes(useCases: UseCases): RouteDefinition[] {
     {
       method: 'get',
       path: '/invites',
+      direct: true,
       handlers: [adminOnly, async (_req, res) => {
         const invites = await useCases.listInvites.execute(principalOf(res));
-        res.status(200).json({
+        sendJson(res, 200, {
           invites: invites.map((invite) => ({
             id: invite.id,
             email: invite.email,

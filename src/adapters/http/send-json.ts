@@ -1,0 +1,18 @@
+import type { ServerResponse } from 'node:http';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A JSON answer written on Node's response, byte for byte what Express's res.status(s).json(body)
+ * writes with this app's settings (no ETag, no JSON spacing): the same Content-Type and
+ * Content-Length, and no body for HEAD (Node drops it). Handlers that also serve a direct route
+ * answer through this, as res.json exists only on Express's response.
+ */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Readonly<Record<string, string>>): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}

@@ -1,0 +1,188 @@
+import type { RequestListener } from 'node:http';
+import { MemoryStore, type IncrementResponse, type Store } from 'express-rate-limit';
+import { Registry } from 'prom-client';
+import request, { type Response } from 'supertest';
+import { DirectRoutes } from '../../src/adapters/http/direct-routes';
+import { HttpMetrics } from '../../src/adapters/http/http-metrics';
+import { createApp } from '../../src/adapters/http/app';
+import type { UseCases } from '../../src/application/use-cases';
+import { buildTestApp, TEST_CORS_ORIGIN, GENEROUS_RATE_LIMITS } from '../support/http-app';
+import { AUTH, bearer, createApiKey, joinWithRole, signupOwner } from '../support/http-fixtures';
+import { captureLog } from '../support/log-capture';
+import { skipOpenApiValidation } from '../support/openapi-supertest-hook';
+
+/**
+ * GET /me and GET /invites are answered without Express when the URL is exactly the route's path
+ * (src/adapters/http/direct-routes.ts); any other spelling of the same route goes through Express.
+ * Both ways must give the same answer: asked both ways, every case here must match in status, body
+ * and every header, but for the values that differ from one request to the next.
+ */
+const DIRECT_PATHS = [`${AUTH}/me`, `${AUTH}/invites`] as const;
+
+/** The same route through Express: a query string neither route reads keeps the URL from matching exactly. */
+const throughExpress = (path: string): string => `${path}?via=express`;
+
+/** Headers with the values that change per request blanked (their presence still counts): the date, the request id, the count left. */
+function comparable(res: Response): Record<string, unknown> {
+  const headers: Record<string, unknown> = { ...res.headers };
+  for (const name of ['date', 'x-request-id']) if (name in headers) headers[name] = 'N';
+  if (typeof headers['ratelimit'] === 'string') headers['ratelimit'] = headers['ratelimit'].replace(/r=\d+/, 'r=N').replace(/t=\d+/, 't=N');
+  if (typeof headers['retry-after'] === 'string') headers['retry-after'] = 'N';
+  return { status: res.status, headers, body: res.text.replace(/retry after \d+ seconds/, 'retry after N seconds') };
+}
+
+async function bothWays(app: RequestListener, path: string, headers: Record<string, string> = {}): Promise<[Response, Response]> {
+  const direct = await request(app).get(path).set(headers);
+  const viaExpress = await request(app).get(throughExpress(path)).set(headers);
+  return [direct, viaExpress];
+}
+
+async function expectSameAnswer(app: RequestListener, path: string, headers: Record<string, string> = {}): Promise<Response> {
+  const [direct, viaExpress] = await bothWays(app, path, headers);
+  expect(comparable(direct)).toEqual(comparable(viaExpress));
+  return direct;
+}
+
+describe('direct routes answer as Express answers the same route', () => {
+  it.each(DIRECT_PATHS)('%s: with a bearer token, an API key, none, a bad one, and from the allowed origin', async (path) => {
+    const { app } = await buildTestApp();
+    const owner = await signupOwner(app);
+    const key = await createApiKey(app, owner);
+
+    expect((await expectSameAnswer(app, path, bearer(owner))).status).toBe(200);
+    expect((await expectSameAnswer(app, path, { 'x-api-key': key })).status).toBe(200);
+    expect((await expectSameAnswer(app, path)).status).toBe(401);
+    expect((await expectSameAnswer(app, path, { Authorization: 'Bearer not.a.token' })).status).toBe(401);
+    expect((await expectSameAnswer(app, path, { 'x-api-key': 'pk_nonsense' })).status).toBe(401);
+    const fromBrowser = await expectSameAnswer(app, path, { ...bearer(owner), Origin: TEST_CORS_ORIGIN });
+    expect(fromBrowser.headers['access-control-allow-origin']).toBe(TEST_CORS_ORIGIN);
+  });
+
+  it('GET /invites refused for a role: the same 403, and an access.denied event each way', async () => {
+    const { app } = await buildTestApp();
+    const owner = await signupOwner(app);
+    const viewer = await joinWithRole(app, owner, 'viewer');
+    expect((await expectSameAnswer(app, `${AUTH}/invites`, bearer(viewer))).status).toBe(403);
+
+    const trail = await request(app).get(`${AUTH}/audit-events?action=access.denied`).set(bearer(owner));
+    const denied = trail.body.events as Array<{ actor_user_id: string; details: unknown }>;
+    expect(denied).toHaveLength(2);
+    for (const event of denied) expect(event).toMatchObject({ actor_user_id: viewer.userId, details: { reason: 'role', required_role: 'admin' } });
+  });
+
+  it.each(DIRECT_PATHS)('%s: the same 429 once the global limit is spent, counted in one bucket', async (path) => {
+    const { app } = await buildTestApp({ rateLimits: { ...GENEROUS_RATE_LIMITS, global: 3 } });
+    const [first, second] = await bothWays(app, path); // 2 of 3
+    expect(comparable(first)).toEqual(comparable(second));
+    const third = await request(app).get(path);
+    expect(third.status).toBe(401);
+    const [direct, viaExpress] = await bothWays(app, path);
+    expect(direct.status).toBe(429);
+    expect(comparable(direct)).toEqual(comparable(viaExpress));
+  });
+
+  it.each(DIRECT_PATHS)('%s: the same 503 when the rate-limit store fails', async (path) => {
+    class BrokenStore implements Store {
+      increment(): Promise<IncrementResponse> { return Promise.reject(new Error('connect ECONNREFUSED')); }
+      decrement(): void {}
+      resetKey(): void {}
+    }
+    const { app, logged } = await buildTestApp({ rateLimitStore: (name) => (name === 'global' ? new BrokenStore() : new MemoryStore()) });
+    expect((await expectSameAnswer(app, path)).status).toBe(503);
+    expect(logged).toHaveLength(2);
+  });
+
+  it('the same opaque 500 when a use-case fails unexpectedly, logged each way', async () => {
+    const { useCases } = await buildTestApp();
+    const failure = new Error('boom');
+    const broken: UseCases = { ...useCases, authenticate: { execute: async () => { throw failure; } } as unknown as UseCases['authenticate'] };
+    const logged: unknown[] = [];
+    const app = createApp(broken, { corsOrigin: TEST_CORS_ORIGIN, rateLimits: GENEROUS_RATE_LIMITS }, (err) => logged.push(err));
+    const res = await expectSameAnswer(app, `${AUTH}/me`, { Authorization: 'Bearer x' });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: 'Internal server error' });
+    expect(logged).toEqual([failure, failure]);
+  });
+
+  it('the same request log line and the same metric series each way', async () => {
+    const { lines, logger } = captureLog();
+    const metrics = new HttpMetrics(new Registry());
+    const { app } = await buildTestApp({}, {}, { logger, metrics });
+    const owner = await signupOwner(app);
+    lines.length = 0;
+
+    const [direct, viaExpress] = await bothWays(app, `${AUTH}/me`, bearer(owner));
+    await new Promise((resolve) => setImmediate(resolve));
+    const requestLines = lines.filter((line) => line.msg === 'request');
+    expect(requestLines.map((line) => line.reqId)).toEqual([direct.headers['x-request-id'], viaExpress.headers['x-request-id']]);
+    const [fromDirect, fromExpress] = requestLines.map(({ reqId: _id, time: _time, durationMs: _ms, ...rest }) => rest);
+    expect(fromDirect).toEqual({ level: 'info', service: 'portcullis', method: 'GET', route: `${AUTH}/me`, status: 200, tenantId: owner.tenantId, userId: owner.userId, msg: 'request' });
+    expect(fromExpress).toEqual(fromDirect);
+
+    const text = (await request(app).get('/metrics')).text;
+    expect(text).toContain(`portcullis_http_request_duration_seconds_count{method="GET",route="${AUTH}/me",status="200"} 2`);
+    expect(text).toContain('portcullis_authentications_total{method="jwt",outcome="success",reason="ok"} 2');
+  });
+
+  it('HEAD, other spellings and other methods of the path are Express\'s, with the same outcome', async () => {
+    const { app } = await buildTestApp();
+    const owner = await signupOwner(app);
+    const head = await request(app).head(`${AUTH}/me`).set(bearer(owner));
+    expect(head.status).toBe(200);
+    expect(head.text).toBeFalsy();
+    for (const spelling of [`${AUTH}/me/`, '/API/V1/AUTH/ME']) {
+      const res = await request(app).get(spelling).set(bearer(owner));
+      expect({ status: res.status, body: res.body as unknown }).toEqual({ status: 200, body: { tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner' } });
+    }
+    expect((await request(app).post(`${AUTH}/me`).set(bearer(owner))).status).toBe(404);
+  });
+});
+
+describe('DirectRoutes', () => {
+  /** A stand-in for the Express app: it answers 418, and its trust proxy setting trusts every hop. */
+  function fakeExpress(): RequestListener & { get: (name: string) => unknown } {
+    const app = ((_req, res) => { res.statusCode = 418; res.end(); }) as RequestListener & { get: (name: string) => unknown };
+    app.get = (name) => (name === 'trust proxy fn' ? () => true : undefined);
+    return app;
+  }
+
+  it('runs the app-level handlers, then the route, for GET on the exact path; everything else goes to the app', async () => {
+    const seen: string[] = [];
+    const routes = new DirectRoutes({
+      before: [(req, _res, next) => { seen.push(`before ${req.ip}`); next(); }],
+      errorMapper: (_err, _req, res) => { res.statusCode = 500; res.end(); },
+    });
+    routes.add('/x', [(req, res) => { seen.push(`route ${JSON.stringify(req.params)}`); res.end('direct'); }], []);
+    const listener = routes.listener(fakeExpress() as never);
+    skipOpenApiValidation(listener); // a made-up app, not the service
+
+    const direct = await request(listener).get('/x').set('X-Forwarded-For', '203.0.113.9');
+    expect([direct.status, direct.text]).toEqual([200, 'direct']);
+    expect(seen).toEqual(['before 203.0.113.9', 'route {}']); // req.ip as the app's trust proxy setting decides
+    for (const res of [await request(listener).get('/x/'), await request(listener).get('/x?a=1'), await request(listener).head('/x'), await request(listener).post('/x')]) {
+      expect(res.status).toBe(418);
+    }
+    expect(seen).toHaveLength(2);
+  });
+
+  it('passes a thrown or rejected error through the error handlers in order, and a chain that falls through is a 404', async () => {
+    const order: string[] = [];
+    const routes = new DirectRoutes({
+      before: [],
+      errorMapper: (err, _req, res) => { order.push(`mapper ${(err as Error).message}`); res.statusCode = (err as { status?: number }).status ?? 500; res.end(); },
+    });
+    const observe = (_err: unknown, _req: unknown, _res: unknown, next: (err?: unknown) => void) => { order.push('observer'); next(_err); };
+    routes.add('/throws', [() => { throw new Error('thrown'); }], [observe]);
+    routes.add('/rejects', [async () => { throw new Error('rejected'); }], [observe]);
+    routes.add('/falls-through', [(_req, _res, next) => next()], []);
+    const listener = routes.listener(fakeExpress() as never);
+    skipOpenApiValidation(listener); // a made-up app, not the service
+
+    expect((await request(listener).get('/throws')).status).toBe(500);
+    expect((await request(listener).get('/rejects')).status).toBe(500);
+    expect((await request(listener).get('/falls-through')).status).toBe(404);
+    expect(order).toEqual(['observer', 'mapper thrown', 'observer', 'mapper rejected', 'mapper Not found']);
+    expect(() => routes.add('/x', [], [])).not.toThrow();
+    expect(() => routes.add('/x', [], [])).toThrow(/added twice/);
+  });
+});
