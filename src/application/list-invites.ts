@@ -1,11 +1,8 @@
-import type { Invite } from '../domain/invite';
+import type { InviteSummary } from '../domain/invite';
 import type { Principal } from '../domain/principal';
 import { assertRoleAtLeast } from '../domain/role';
 import type { Clock } from './ports/clock';
 import type { InviteRepository } from './ports/repositories';
-
-/** What the list shows of an invite: never its token. */
-export type InviteSummary = Pick<Invite, 'id' | 'email' | 'role' | 'expiresAt' | 'createdAt'>;
 
 export interface ListInvitesDeps {
   readonly invites: InviteRepository;
@@ -17,7 +14,6 @@ export class ListInvites {
 
   async execute(caller: Principal): Promise<InviteSummary[]> {
     assertRoleAtLeast(caller.role, 'admin');
-    const pending = await this.deps.invites.listPending(caller.tenantId, this.deps.clock.now());
-    return pending.map(({ id, email, role, expiresAt, createdAt }) => ({ id, email, role, expiresAt, createdAt }));
+    return this.deps.invites.listPending(caller.tenantId, this.deps.clock.now());
   }
 }

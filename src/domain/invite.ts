@@ -17,6 +17,9 @@ export interface Invite {
   readonly createdAt: Date;
 }
 
+/** What a list shows of an invite: never its token, and nothing a caller of the list has no use for. */
+export type InviteSummary = Pick<Invite, 'id' | 'email' | 'role' | 'expiresAt' | 'createdAt'>;
+
 export type InviteState = 'pending' | 'expired' | 'accepted';
 
 /** Part 3: "revoked" is not a state of a record, it is the record's absence. */

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Storage } from '../../src/adapters/persistence/storage';
 import type { Repositories } from '../../src/application/ports/repositories';
 import type { ApiKey } from '../../src/domain/api-key';
-import type { Invite } from '../../src/domain/invite';
+import type { Invite, InviteSummary } from '../../src/domain/invite';
 import type { Role } from '../../src/domain/role';
 import type { Tenant } from '../../src/domain/tenant';
 import type { User } from '../../src/domain/user';
@@ -55,6 +55,11 @@ export function anInvite(tenantId: string, invitedBy: string, overrides: Partial
     createdAt: now,
     ...overrides,
   };
+}
+
+/** What listPending gives of an invite: these fields and no others (no token). */
+export function summaryOf(invite: Invite): InviteSummary {
+  return { id: invite.id, email: invite.email, role: invite.role, expiresAt: invite.expiresAt, createdAt: invite.createdAt };
 }
 
 export function anApiKey(tenantId: string, userId: string, overrides: Partial<ApiKey> = {}): ApiKey {

@@ -1,6 +1,6 @@
 import type { ApiKey } from '../../domain/api-key';
 import type { AuditEventRepository } from './audit-events';
-import type { Invite } from '../../domain/invite';
+import type { Invite, InviteSummary } from '../../domain/invite';
 import type { Role } from '../../domain/role';
 import type { Tenant } from '../../domain/tenant';
 import type { User } from '../../domain/user';
@@ -107,8 +107,11 @@ export interface InviteRepository {
    * since), or when that tenant has no invite with that id.
    */
   markAccepted(tenantId: string, inviteId: string, now: Date): Promise<boolean>;
-  /** The tenant's pending invites (not accepted, expires_at after `now`), newest created first. */
-  listPending(tenantId: string, now: Date): Promise<Invite[]>;
+  /**
+   * The tenant's pending invites (not accepted, expires_at after `now`), newest created first, as
+   * summaries: a listing never reads the tokens out of storage.
+   */
+  listPending(tenantId: string, now: Date): Promise<InviteSummary[]>;
   /**
    * Deletes the tenant's invite with that id if it has not been accepted (expired ones included).
    * Returns false when there is no such invite in that tenant, or it was accepted.

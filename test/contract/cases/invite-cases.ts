@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Invite } from '../../../src/domain/invite';
-import { anInvite, minutesFrom, seedTenant, type StorageGetter } from '../storage-fixtures';
+import { anInvite, minutesFrom, seedTenant, summaryOf, type StorageGetter } from '../storage-fixtures';
 
 export function describeInviteCases(storage: StorageGetter): void {
   describe('invites', () => {
@@ -74,7 +74,7 @@ export function describeInviteCases(storage: StorageGetter): void {
       const expired = anInvite(tenant.id, user.id, { ...created(0), expiresAt: now });
       await stored(oldest, newest, accepted, middle, expired);
 
-      expect(await repos.invites.listPending(tenant.id, now)).toEqual([newest, middle, oldest]);
+      expect(await repos.invites.listPending(tenant.id, now)).toEqual([newest, middle, oldest].map(summaryOf));
     });
 
     test('listPending orders invites created in the same instant by id, descending', async () => {
@@ -84,7 +84,7 @@ export function describeInviteCases(storage: StorageGetter): void {
       await stored(...invites);
 
       const byIdDescending = [...invites].sort((a, b) => (a.id < b.id ? 1 : -1));
-      expect(await repos.invites.listPending(tenant.id, now)).toEqual(byIdDescending);
+      expect(await repos.invites.listPending(tenant.id, now)).toEqual(byIdDescending.map(summaryOf));
     });
 
     test("listPending never shows another tenant's invites", async () => {
@@ -95,7 +95,7 @@ export function describeInviteCases(storage: StorageGetter): void {
       const ofB = anInvite(b.tenant.id, b.user.id);
       await stored(ofA, ofB);
 
-      expect(await repos.invites.listPending(a.tenant.id, now)).toEqual([ofA]);
+      expect(await repos.invites.listPending(a.tenant.id, now)).toEqual([summaryOf(ofA)]);
       expect(await repos.invites.listPending(randomUUID(), now)).toEqual([]);
       expect(await repos.invites.listPending('not-a-uuid', now)).toEqual([]);
     });
@@ -127,7 +127,7 @@ export function describeInviteCases(storage: StorageGetter): void {
       expect(await repos.invites.deleteUnaccepted(a.tenant.id, randomUUID())).toBe(false);
       expect(await repos.invites.deleteUnaccepted(a.tenant.id, 'not-a-uuid')).toBe(false);
       expect(await repos.invites.findByToken(accepted.token)).toEqual(accepted);
-      expect(await repos.invites.listPending(b.tenant.id, now)).toEqual([ofB]);
+      expect(await repos.invites.listPending(b.tenant.id, now)).toEqual([summaryOf(ofB)]);
     });
   });
 }

@@ -1,7 +1,7 @@
 import { type Selectable, sql } from 'kysely';
 import type { InviteRepository } from '../../../application/ports/repositories';
 import { isUuid } from '../../../domain/ids';
-import type { Invite } from '../../../domain/invite';
+import type { Invite, InviteSummary } from '../../../domain/invite';
 import { LOOKUP_INVITE_BY_TOKEN } from './migrations/0002-tenant-walls';
 import type { TenantInvitesTable } from './schema';
 import { storedInvitableRole } from './stored-roles';
@@ -58,12 +58,12 @@ export class KyselyInviteRepository implements InviteRepository {
     return rows.length > 0;
   }
 
-  async listPending(tenantId: string, now: Date): Promise<Invite[]> {
+  async listPending(tenantId: string, now: Date): Promise<InviteSummary[]> {
     if (!isUuid(tenantId)) return [];
     const rows = await this.scope.forTenant(tenantId, (db) =>
       db
         .selectFrom('tenant_invites')
-        .selectAll()
+        .select(['id', 'email', 'role', 'expires_at', 'created_at'])
         .where('tenant_id', '=', tenantId)
         .where('accepted_at', 'is', null)
         .where('expires_at', '>', now)
@@ -72,7 +72,9 @@ export class KyselyInviteRepository implements InviteRepository {
         .orderBy('id', 'desc')
         .execute(),
     );
-    return rows.map(toInvite);
+    return rows.map((row) => ({
+      id: row.id, email: row.email, role: storedInvitableRole(row.role), expiresAt: row.expires_at, createdAt: row.created_at,
+    }));
   }
 
   async deleteUnaccepted(tenantId: string, inviteId: string): Promise<boolean> {

@@ -158,7 +158,8 @@ export function memoryRepositories(state: MemoryState): Repositories {
       async listPending(tenantId, now) {
         return [...state.invites.values()]
           .filter((i) => i.tenantId === tenantId && i.acceptedAt === null && i.expiresAt.getTime() > now.getTime())
-          .sort(byCreated(-1));
+          .sort(byCreated(-1))
+          .map(({ id, email, role, expiresAt, createdAt }) => ({ id, email, role, expiresAt, createdAt }));
       },
       async deleteUnaccepted(tenantId, inviteId) {
         const invite = state.invites.get(inviteId);
