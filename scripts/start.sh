@@ -12,7 +12,7 @@ set -eu
 cores=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 
 # scrypt runs on libuv's pool. Threads beyond the CPUs only wait for one, and each hashing thread
-# keeps its own 16 MiB scrypt buffer: libuv's default of 4 on 2 CPUs is slower and bigger.
+# keeps its own 8 MiB scrypt buffer: libuv's default of 4 on 2 CPUs is slower and bigger.
 pool=${UV_THREADPOOL_SIZE:-4}
 case $pool in '' | *[!0-9]*) pool=4 ;; esac
 [ "$pool" -gt "$cores" ] && pool=$cores
@@ -20,7 +20,7 @@ case $pool in '' | *[!0-9]*) pool=4 ;; esac
 export UV_THREADPOOL_SIZE="$pool"
 
 # glibc: allocations of 128 KiB and more get their own mapping and go back to the system on free.
-# Without this, glibc raises its threshold after the first 16 MiB scrypt buffer is freed, and later
+# Without this, glibc raises its threshold after the first scrypt buffer (8 MiB) is freed, and later
 # buffers stay resident in each pool thread's malloc arena. Arenas are capped for the same reason.
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"

@@ -22,7 +22,7 @@ export interface LoopDelay {
 export interface ChildInfo {
   /** Where the data lives, as the service's start-up line says it. */
   readonly location: string;
-  /** The stored form's header of a hash made by the hasher the service runs with, e.g. `scrypt$16384$8$5`. */
+  /** The stored form's header of a hash made by the hasher the service runs with, e.g. `scrypt$8192$8$10`. */
   readonly hashScheme: string;
   /** libuv's thread pool size: scrypt runs there. */
   readonly threadPoolSize: number;

@@ -16,6 +16,16 @@ describe('scrypt parameters travel with the hash', () => {
     expect(current.needsRehash('not a hash')).toBe(true);
   });
 
+  it('the production hasher (N=2^13, r=8, p=10) verifies hashes stored at the earlier default N=2^14, r=8, p=5, and renews them', async () => {
+    const stored = await new ScryptPasswordHasher({ N: 2 ** 14, r: 8, p: 5 }).hash(PASSWORD);
+    const production = new ScryptPasswordHasher();
+    expect(stored).toMatch(/^scrypt\$16384\$8\$5\$/);
+    await expect(production.verify(PASSWORD, stored)).resolves.toBe(true);
+    await expect(production.verify('wrong password', stored)).resolves.toBe(false);
+    expect(production.needsRehash(stored)).toBe(true);
+    expect(await production.hash(PASSWORD)).toMatch(/^scrypt\$8192\$8\$10\$/);
+  });
+
   it('rejects malformed stored hashes without throwing', async () => {
     const hasher = new ScryptPasswordHasher(FAST_SCRYPT);
     for (const stored of ['', 'scrypt$', 'scrypt$x$8$1$AA==$AA==', 'scrypt$3$8$1$AA==$AA==', 'bcrypt$1$2$3$4$5']) {
