@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { CompiledQuery, type DatabaseConnection, Kysely } from 'kysely';
 import { Pool } from 'pg';
 import { translateConnectionFailures } from './connection-failures';
+import { SERVICE_PG_TYPES } from './postgres-timestamps';
 import { PipeliningPostgresDialect } from './pipelining-postgres-dialect';
 import type { DB } from './schema';
 
@@ -59,6 +60,7 @@ export function openPostgres(connectionString: string, options: PostgresOptions 
     connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     // TCP keep-alive, so a connection to a server that vanished is found dead, not waited on.
     keepAlive: true,
+    types: SERVICE_PG_TYPES, // timestamps read without regular expressions (postgres-timestamps.ts)
     ...(statementTimeoutMs === undefined
       ? {}
       : { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS }),
