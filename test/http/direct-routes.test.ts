@@ -81,6 +81,17 @@ describe('direct routes answer as Express answers the same route', () => {
     expect(comparable(direct)).toEqual(comparable(viaExpress));
   });
 
+  it.each(DIRECT_PATHS)('%s: behind a trusted proxy, the client address from X-Forwarded-For keys the limit, as through Express', async (path) => {
+    const { app } = await buildTestApp({ trustProxy: 1, rateLimits: { ...GENEROUS_RATE_LIMITS, global: 1 } });
+    const from = (address: string, url: string = path) => request(app).get(url).set('X-Forwarded-For', address);
+    expect((await from('203.0.113.1')).status).toBe(401);
+    expect((await from('203.0.113.1')).status).toBe(429);
+    expect((await from('203.0.113.1', throughExpress(path))).status).toBe(429); // one bucket, whichever way
+    expect((await from('203.0.113.2')).status).toBe(401); // another client, its own bucket
+    expect((await from('203.0.113.3', throughExpress(path))).status).toBe(401);
+    expect((await from('203.0.113.3')).status).toBe(429);
+  });
+
   it.each(DIRECT_PATHS)('%s: the same 503 when the rate-limit store fails', async (path) => {
     class BrokenStore implements Store {
       increment(): Promise<IncrementResponse> { return Promise.reject(new Error('connect ECONNREFUSED')); }
