@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { RequestHandler } from 'express';
-import type { NodeHandler } from './node-handler';
 import { Counter, Histogram, type Registry } from 'prom-client';
+import type { NodeHandler } from './node-handler';
 import type { LimiterName } from './rate-limits';
 import { routePatternOf } from './request-route';
 
