@@ -27,9 +27,11 @@ const BEARER = 'Bearer ';
 
 /**
  * Part 5 of the contract, in its order: an API key, when present, is the only credential looked at.
- * Beyond the signature, both credentials must still stand for a member: a token whose user was
- * removed, or whose role or password changed after it was issued (its auth version is behind), is
- * refused; a key acts with its owner's current role, and an expired key is refused like an unknown one.
+ * A key acts with its owner's current role, and an expired key is refused like an unknown one.
+ * A bearer token acts with the tenant, user and role its claims name, as given (a role this service
+ * does not know counts as level 0 and passes no role check); beyond the signature it must still stand
+ * for a member of that tenant at the auth version it was issued at, so a token whose user was removed,
+ * or whose role or password changed after it was issued, is refused.
  */
 export class Authenticate {
   constructor(private readonly deps: AuthenticateDeps) {}
@@ -57,7 +59,8 @@ export class Authenticate {
     if (!claims) throw new InvalidToken();
     const user = await this.deps.credentials.user(claims.tenantId, claims.userId);
     if (!user || user.authVersion !== (claims.authVersion ?? INITIAL_AUTH_VERSION)) throw new InvalidToken();
-    // Equal versions mean the role has not changed since the token was issued; the stored one is used all the same.
-    return { tenantId: user.tenantId, userId: user.userId, role: user.role, method: 'jwt' };
+    // The claims as given: every role change raises the auth version, so a token this service issued
+    // at the member's current version carries the member's current role.
+    return { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt' };
   }
 }

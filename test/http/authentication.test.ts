@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { protectedRoutes } from '../../src/adapters/http/routes/protected-routes';
@@ -147,6 +147,52 @@ describe('Authentication (part 5)', () => {
       const token = jwt.sign(claimsOf(owner), TEST_JWT_SECRET, { algorithm: 'HS256', expiresIn: '1h' });
       const res = await request(app).get(`${AUTH}/me`).set('Authorization', `Bearer ${token}`);
       expect(res.body).toEqual({ tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner' });
+    });
+
+    const signed = (claims: object) => `Bearer ${jwt.sign(claims, TEST_JWT_SECRET, { algorithm: 'HS256', expiresIn: '1h' })}`;
+
+    it('acts with the role its claims name, not the stored one: an owner token claiming viewer is a viewer', async () => {
+      const { app } = await buildTestApp();
+      const owner = await signupOwner(app);
+      const token = signed({ ...claimsOf(owner), role: 'viewer' });
+      const me = await request(app).get(`${AUTH}/me`).set('Authorization', token);
+      expect(me.body).toEqual({ tenant_id: owner.tenantId, user_id: owner.userId, role: 'viewer' });
+      expectError(await request(app).post(`${AUTH}/api-keys`).set('Authorization', token), 403, 'Requires admin role or higher');
+      expectError(await request(app).get(`${AUTH}/invites`).set('Authorization', token), 403, 'Requires admin role or higher');
+    });
+
+    it('counts a role claim it does not know as level 0: GET /me answers it as given, every guarded route refuses it', async () => {
+      const { app } = await buildTestApp();
+      const owner = await signupOwner(app);
+      const token = signed({ ...claimsOf(owner), role: 'superuser' });
+      const me = await request(app).get(`${AUTH}/me`).set('Authorization', token);
+      expect(me.status).toBe(200);
+      expect(me.body).toEqual({ tenant_id: owner.tenantId, user_id: owner.userId, role: 'superuser' });
+      const guarded = [
+        request(app).post(`${AUTH}/api-keys`), request(app).get(`${AUTH}/api-keys`), request(app).get(`${AUTH}/invites`),
+        request(app).get(`${AUTH}/members`), request(app).get(`${AUTH}/audit-events`),
+      ];
+      for (const req of guarded) expectError(await req.set('Authorization', token), 403, 'Requires admin role or higher');
+      const invite = await request(app).post(`${AUTH}/invite`).set('Authorization', token).send({ email: 'someone@example.com' });
+      expectError(invite, 403, 'Requires admin role or higher');
+    });
+
+    it('still refuses a well-signed token whose user is unknown, of another tenant, or behind on its auth version', async () => {
+      const { app } = await buildTestApp();
+      const owner = await signupOwner(app);
+      const other = await signupOwner(app);
+      const member = await joinWithRole(app, owner, 'member');
+      // A role change raises the member's auth version from 0 to 1.
+      await request(app).patch(`${AUTH}/members/${member.userId}`).set(bearer(owner)).send({ role: 'admin' }).expect(200);
+      const refused = [
+        signed({ ...claimsOf(owner), userId: randomUUID() }),
+        signed({ ...claimsOf(owner), tenantId: other.tenantId }),
+        signed({ ...claimsOf(member), role: 'admin', authVersion: 0 }),
+        signed({ ...claimsOf(member), role: 'admin' }), // no version: version 0
+      ];
+      for (const token of refused) expectError(await request(app).get(`${AUTH}/me`).set('Authorization', token), 401, 'Invalid or expired token');
+      const current = signed({ ...claimsOf(member), role: 'admin', authVersion: 1 });
+      expect((await request(app).get(`${AUTH}/me`).set('Authorization', current)).body.role).toBe('admin');
     });
   });
 
