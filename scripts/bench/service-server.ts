@@ -61,9 +61,9 @@ async function main(): Promise<void> {
   delete env['REDIS_URL']; // counters in process, as on a single instance
   const config = loadConfig(env);
 
-  const { storage, location, poolStats } = await openStorage(config);
-  // As main: on Postgres the credential cache is kept current by its change listener.
-  const feed = await openCredentialFeed(config.databaseUrl, storage, (error) => console.error('service-server: credential changes:', error));
+  const { storage, location, poolStats, listenForChanges } = await openStorage(config);
+  // As main: the credential cache is kept current by its change listener.
+  const feed = await openCredentialFeed(listenForChanges, storage, (error) => console.error('service-server: credential changes:', error));
   const hasher = new SchemeRecordingHasher();
   const clock = new SystemClock();
   const useCases = await buildUseCases(storage, {

@@ -4,12 +4,10 @@ import { assertRoleAtLeast, type Role } from '../domain/role';
 import { type MemberSummary, memberSummary } from './list-members';
 import { lockMembership, memberIdOrThrow } from './membership-transaction';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from './audit-trail';
-import type { CredentialStates } from './ports/credential-states';
 import type { UnitOfWork } from './ports/unit-of-work';
 
 export interface ChangeMemberRoleDeps {
   readonly unitOfWork: UnitOfWork;
-  readonly credentials: CredentialStates;
   readonly trail: AuditTrail;
 }
 
@@ -24,10 +22,10 @@ export class ChangeMemberRole {
   async execute(caller: Principal, memberId: string, role: Role, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<MemberSummary> {
     assertRoleAtLeast(caller.role, 'admin');
     const targetId = memberIdOrThrow(memberId);
-    const { target, changed } = await this.deps.unitOfWork.run(async (tx) => {
+    const target = await this.deps.unitOfWork.run(async (tx) => {
       const locked = await lockMembership(tx, caller, targetId);
       assertMayChangeRole(locked.change, role);
-      if (locked.target.role === role) return { target: locked.target, changed: false };
+      if (locked.target.role === role) return locked.target;
       await tx.users.changeRole(caller.tenantId, targetId, role);
       await tx.auditEvents.append(this.deps.trail.event(origin, {
         tenantId: caller.tenantId,
@@ -36,9 +34,8 @@ export class ChangeMemberRole {
         targetId,
         details: { from: locked.target.role, to: role },
       }));
-      return { target: { ...locked.target, role }, changed: true };
+      return { ...locked.target, role };
     });
-    if (changed) this.deps.credentials.forget({ kind: 'user', userId: targetId });
     return memberSummary(target);
   }
 }

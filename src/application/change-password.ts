@@ -2,7 +2,6 @@ import { CurrentPasswordIncorrect, TooManyFailedLogins } from '../domain/errors'
 import type { Principal } from '../domain/principal';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from './audit-trail';
 import { callerGone } from './caller-gone';
-import type { CredentialStates } from './ports/credential-states';
 import type { LoginThrottle } from './ports/login-throttle';
 import type { PasswordHasher } from './ports/password-hasher';
 import type { Repositories } from './ports/repositories';
@@ -28,7 +27,6 @@ export interface ChangePasswordDeps {
   readonly tokens: TokenService;
   readonly secrets: Secrets;
   readonly throttle: LoginThrottle;
-  readonly credentials: CredentialStates;
   readonly trail: AuditTrail;
 }
 
@@ -41,7 +39,7 @@ export class ChangePassword {
   constructor(private readonly deps: ChangePasswordDeps) {}
 
   async execute(caller: Principal, input: ChangePasswordInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<ChangePasswordResult> {
-    const { repos, unitOfWork, hasher, tokens, secrets, throttle, credentials, trail } = this.deps;
+    const { repos, unitOfWork, hasher, tokens, secrets, throttle, trail } = this.deps;
     const user = await repos.users.findById(caller.tenantId, caller.userId);
     if (!user) throw callerGone(caller);
 
@@ -61,7 +59,6 @@ export class ChangePassword {
       return version;
     });
     if (authVersion === null) throw callerGone(caller);
-    credentials.forget({ kind: 'user', userId: user.id });
 
     const token = tokens.issue({ tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion });
     return { token, expiresIn: tokens.expiresIn };

@@ -4,12 +4,10 @@ import { assertRoleAtLeast } from '../domain/role';
 import { lockMembership, memberIdOrThrow } from './membership-transaction';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from './audit-trail';
 import type { Clock } from './ports/clock';
-import type { CredentialStates } from './ports/credential-states';
 import type { UnitOfWork } from './ports/unit-of-work';
 
 export interface RemoveMemberDeps {
   readonly unitOfWork: UnitOfWork;
-  readonly credentials: CredentialStates;
   readonly clock: Clock;
   readonly trail: AuditTrail;
 }
@@ -38,6 +36,5 @@ export class RemoveMember {
         details: { role: locked.target.role, api_keys_revoked: keysRevoked },
       }));
     });
-    this.deps.credentials.forget({ kind: 'user', userId: targetId });
   }
 }

@@ -3,16 +3,17 @@ import { isUuid } from '../domain/ids';
 import type { Principal } from '../domain/principal';
 import { assertRoleAtLeast } from '../domain/role';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from './audit-trail';
-import type { CredentialStates } from './ports/credential-states';
 import type { UnitOfWork } from './ports/unit-of-work';
 
 export interface RevokeApiKeyDeps {
   readonly unitOfWork: UnitOfWork;
-  readonly credentials: CredentialStates;
   readonly trail: AuditTrail;
 }
 
-/** Revokes a key of the caller's tenant; the record stays. Revoking a revoked key again is not an error. */
+/**
+ * Revokes a key of the caller's tenant; the record stays. Revoking a revoked key again is not an
+ * error, and records nothing: no event without a change.
+ */
 export class RevokeApiKey {
   constructor(private readonly deps: RevokeApiKeyDeps) {}
 
@@ -20,15 +21,16 @@ export class RevokeApiKey {
     assertRoleAtLeast(caller.role, 'admin');
     if (!isUuid(keyId)) throw new ApiKeyNotFound();
     const id = keyId.toLowerCase();
-    // In a unit of work so that the revocation and its announcement to other instances commit together.
-    const found = await this.deps.unitOfWork.run(async (tx) => {
-      if (!(await tx.apiKeys.revoke(caller.tenantId, id))) return false;
-      await tx.auditEvents.append(this.deps.trail.event(origin, {
-        tenantId: caller.tenantId, actor: caller, action: 'api_key.revoked', targetId: id,
-      }));
-      return true;
+    // In a unit of work so that the revocation and its event commit together.
+    const outcome = await this.deps.unitOfWork.run(async (tx) => {
+      const revocation = await tx.apiKeys.revoke(caller.tenantId, id);
+      if (revocation === 'revoked') {
+        await tx.auditEvents.append(this.deps.trail.event(origin, {
+          tenantId: caller.tenantId, actor: caller, action: 'api_key.revoked', targetId: id,
+        }));
+      }
+      return revocation;
     });
-    if (!found) throw new ApiKeyNotFound();
-    this.deps.credentials.forget({ kind: 'api-key', keyId: id });
+    if (outcome === 'not_found') throw new ApiKeyNotFound();
   }
 }

@@ -1,29 +1,30 @@
 import { CachedCredentialStates } from '../adapters/cache/cached-credential-states';
-import { CredentialChangeListener, type ListenerTiming } from '../adapters/persistence/kysely/credential-change-listener';
 import type { Storage } from '../adapters/persistence/storage';
+import type { ListenForChanges } from './database';
 
-/** The instance's credential cache, and what keeps it in step with other instances. */
+/** The instance's credential cache, and what keeps it in step with every writer of the database. */
 export interface CredentialFeed {
   readonly credentials: CachedCredentialStates;
   close(): Promise<void>;
 }
 
 /**
- * With Postgres (several instances may share it), the cache is invalidated by every instance's
- * committed changes through LISTEN/NOTIFY, and keeps nothing while the listener is disconnected.
- * On PGlite or memory storage there is one instance, whose own use-cases invalidate it.
+ * On SQL storage the database announces every committed credential change itself (triggers), to
+ * every instance, whoever wrote it: the cache forgets each change it hears, and keeps nothing while
+ * the listener is disconnected. At start it keeps nothing until the listener is listening. Memory
+ * storage has no other writer: the unit of work's own report (wire.ts) is all there is.
  */
 export async function openCredentialFeed(
-  databaseUrl: string | undefined,
+  listenForChanges: ListenForChanges | undefined,
   storage: Storage,
   onError: (error: unknown) => void,
-  timing?: ListenerTiming,
+  timing?: Parameters<ListenForChanges>[1],
 ): Promise<CredentialFeed> {
   const credentials = new CachedCredentialStates(storage.repos);
-  if (!databaseUrl) return { credentials, close: async () => undefined };
+  if (!listenForChanges) return { credentials, close: async () => undefined };
 
   credentials.suspend();
-  const listener = new CredentialChangeListener(databaseUrl, {
+  const listener = listenForChanges({
     onChange: (change) => credentials.forget(change),
     onListening: () => credentials.resume(),
     onLost: () => credentials.suspend(),

@@ -1,4 +1,8 @@
+import {
+  type ChangeListener, type CredentialChangeEvents, CredentialChangeListener, type ListenerTiming,
+} from '../adapters/persistence/kysely/credential-change-listener';
 import { openPglite, openPostgres, type OpenDatabase, type PoolStats } from '../adapters/persistence/kysely/dialects';
+import { PgliteChangeListener } from '../adapters/persistence/kysely/pglite-change-listener';
 import { createKyselyStorage } from '../adapters/persistence/kysely/kysely-storage';
 import { openServingPglite, openServingPostgres, pendingMigrations } from '../adapters/persistence/kysely/serving-database';
 import type { Storage } from '../adapters/persistence/storage';
@@ -15,6 +19,22 @@ export interface OpenedStorage {
   readonly pendingMigrations: () => Promise<string[]>;
   /** For the pool gauges; undefined on PGlite, which has no pool. */
   readonly poolStats: (() => PoolStats) | undefined;
+  /** How this instance hears the database's credential-change announcements (change-feed.ts). */
+  readonly listenForChanges: ListenForChanges;
+}
+
+/** A listener for the credential-change channel of the database the storage is on. */
+export type ListenForChanges = (events: CredentialChangeEvents, timing?: ListenerTiming) => ChangeListener;
+
+/**
+ * Postgres: a connection of the listener's own (every instance has one). PGlite: its in-process
+ * LISTEN, on the one session every writer of an embedded database shares.
+ */
+export function changeListenerFor(databaseUrl: string | undefined, opened: Pick<OpenDatabase, 'listen'>): ListenForChanges {
+  if (databaseUrl) return (events, timing) => new CredentialChangeListener(databaseUrl, events, timing);
+  const { listen } = opened;
+  if (!listen) throw new Error('Database: the embedded database cannot LISTEN');
+  return (events) => new PgliteChangeListener(listen, events);
 }
 
 /**
@@ -35,7 +55,7 @@ export async function openStorage(
   config: DatabaseConfig,
   onIdleConnectionError: (error: Error) => void = (error) => console.error('postgres: idle connection lost:', error.message),
 ): Promise<OpenedStorage> {
-  const { db, close, appliedMigrations, poolStats } = config.databaseUrl
+  const opened = config.databaseUrl
     ? await openServingPostgres(config.databaseUrl, {
       max: config.database?.poolMax,
       connectTimeoutMs: config.database?.connectTimeoutMs,
@@ -43,8 +63,10 @@ export async function openStorage(
       onConnectionError: onIdleConnectionError,
     })
     : await openServingPglite(config.pgliteDir);
+  const { db, close, appliedMigrations, poolStats } = opened;
   return {
     storage: createKyselyStorage(db, close),
+    listenForChanges: changeListenerFor(config.databaseUrl, opened),
     location: locationOf(config),
     appliedMigrations,
     pendingMigrations: () => pendingMigrations(db),

@@ -73,8 +73,8 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
   closeables.add('database', () => opened.storage.close());
   logger.info({ appliedMigrations: opened.appliedMigrations }, `storage: ${opened.location}`);
 
-  // Every instance hears committed credential changes (Postgres LISTEN), so caches stay current.
-  const feed = await openCredentialFeed(config.databaseUrl, opened.storage, (error) => logger.error({ err: error }, 'credential changes'));
+  // Every instance hears every committed credential change (the database's triggers, LISTEN), so caches stay current.
+  const feed = await openCredentialFeed(opened.listenForChanges, opened.storage, (error) => logger.error({ err: error }, 'credential changes'));
   closeables.add('credential listener', () => feed.close());
 
   const clock = new SystemClock();

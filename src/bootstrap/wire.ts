@@ -59,6 +59,10 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   const { repos, unitOfWork } = storage;
   const { hasher, tokens, ids, secrets, clock, loginThrottle } = services;
   const credentials = services.credentials ?? new CachedCredentialStates(repos);
+  // The one place this instance forgets what it changed: right after each unit of work commits.
+  storage.afterCommit((changes) => {
+    for (const change of changes) credentials.forget(change);
+  });
   const onBackgroundError = services.onBackgroundError ?? ((error: unknown) => console.error('api key usage:', error));
   const keyUsage = services.keyUsage ?? new ThrottledApiKeyUsage(repos.apiKeys, onBackgroundError);
   // Made once at start so that a login for an unknown e-mail costs one real verification too.
@@ -71,16 +75,14 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     authenticate: new Authenticate({ credentials, keyUsage, tokens, secrets, clock }),
     createApiKey: new CreateApiKey({ unitOfWork, trail, ids, secrets, clock }),
     listApiKeys: new ListApiKeys({ apiKeys: repos.apiKeys }),
-    revokeApiKey: new RevokeApiKey({ unitOfWork, credentials, trail }),
+    revokeApiKey: new RevokeApiKey({ unitOfWork, trail }),
     inviteUser: new InviteUser({ unitOfWork, trail, ids, secrets, clock, inviteTtlSeconds: policy.inviteTtlSeconds }),
     listInvites: new ListInvites({ invites: repos.invites, clock }),
     revokeInvite: new RevokeInvite({ unitOfWork, trail }),
     listMembers: new ListMembers({ users: repos.users }),
-    changeMemberRole: new ChangeMemberRole({ unitOfWork, credentials, trail }),
-    removeMember: new RemoveMember({ unitOfWork, credentials, clock, trail }),
-    changePassword: new ChangePassword({
-      repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, credentials, trail,
-    }),
+    changeMemberRole: new ChangeMemberRole({ unitOfWork, trail }),
+    removeMember: new RemoveMember({ unitOfWork, clock, trail }),
+    changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail }),
     listAuditEvents: new ListAuditEvents({ auditEvents }),
     recordRefusal: new RecordRefusal({ auditEvents, trail }),
   };

@@ -7,6 +7,7 @@ import { openServingPglite, openServingPostgres, type ServingDatabase } from '..
 import { ownerView } from './owner-view';
 import { assertPgliteCanLoadInJest } from './pglite';
 import { openCredentialFeed } from '../../src/bootstrap/change-feed';
+import { changeListenerFor } from '../../src/bootstrap/database';
 import { buildTestUseCases } from './test-use-cases';
 
 export interface DatabaseApp {
@@ -23,8 +24,8 @@ const GENEROUS_LIMITS = { global: 100_000, login: 100_000, signup: 100_000 };
 
 export interface DatabaseAppOptions {
   /**
-   * On Postgres, main listens for other instances' credential changes; so does this app unless
-   * told not to (to show what an instance that does not listen would keep serving).
+   * main listens for the database's credential-change announcements; so does this app unless told
+   * not to (to show what an instance that does not listen would keep serving).
    */
   readonly changeFeed?: boolean;
 }
@@ -42,8 +43,8 @@ export async function databaseApp(database: 'pglite' | { postgres: string }, opt
     opened = await openServingPostgres(database.postgres, { max: 20 });
   }
   const storage = createKyselyStorage(opened.db, opened.close);
-  const listenTo = database !== 'pglite' && options.changeFeed !== false ? database.postgres : undefined;
-  const feed = await openCredentialFeed(listenTo, storage, () => undefined, { retryMs: 100, heartbeatMs: 1_000 });
+  const listen = options.changeFeed === false ? undefined : changeListenerFor(database === 'pglite' ? undefined : database.postgres, opened);
+  const feed = await openCredentialFeed(listen, storage, () => undefined, { retryMs: 100, heartbeatMs: 1_000 });
   const { useCases } = await buildTestUseCases({ storage, credentials: feed.credentials });
   const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: GENEROUS_LIMITS }, () => undefined);
   const owner = ownerView(opened.db);

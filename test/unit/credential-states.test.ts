@@ -22,14 +22,18 @@ async function owner() {
 describe('the credential check on every request', () => {
   it('answers from memory once a member has been seen, until told to forget', async () => {
     const { storage, credentials, tenantId, userId } = await owner();
+    // A second cache over the same storage that nobody tells of changes.
+    const untold = new CachedCredentialStates(storage.repos);
+    expect(await untold.user(tenantId, userId)).toMatchObject({ role: 'owner', authVersion: 0 });
     expect(await credentials.user(tenantId, userId)).toMatchObject({ role: 'owner', authVersion: 0 });
 
-    // Changed behind the cache's back (no use-case, so nobody tells it): memory still answers.
     await storage.repos.users.changeRole(tenantId, userId, 'viewer');
-    expect(await credentials.user(tenantId, userId)).toMatchObject({ role: 'owner', authVersion: 0 });
-
-    credentials.forget({ kind: 'user', userId });
+    // The wired cache was told by the unit of work that committed the change; the other still answers from memory.
     expect(await credentials.user(tenantId, userId)).toMatchObject({ role: 'viewer', authVersion: 1 });
+    expect(await untold.user(tenantId, userId)).toMatchObject({ role: 'owner', authVersion: 0 });
+
+    untold.forget({ kind: 'user', userId });
+    expect(await untold.user(tenantId, userId)).toMatchObject({ role: 'viewer', authVersion: 1 });
   });
 
   it('does not keep a state it loaded while a change was being forgotten', async () => {

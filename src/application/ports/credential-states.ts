@@ -24,8 +24,9 @@ export interface CredentialStates {
   /** The non-revoked key with that prefix and hash whose owner is a member; null otherwise. Expiry is not checked. */
   apiKey(keyPrefix: string, keyHash: string): Promise<ApiKeyGrant | null>;
   /**
-   * Called by a use-case right after its change has committed, so that this instance's very next
-   * request sees it. Other instances learn of it from the storage's announcement.
+   * Called for each change the storage reports: by the unit of work that made it, right after it
+   * commits (so that this instance's very next request sees it), and for every change the database
+   * announces, whoever made it (so that every instance does).
    */
   forget(change: CredentialChange): void;
 }

@@ -40,9 +40,9 @@ export interface UserRepository {
    */
   updatePasswordHash(tenantId: string, userId: string, passwordHash: string): Promise<void>;
   /**
-   * The changes below end the member's sessions: each raises the auth version and, on SQL storage,
-   * announces the change to every instance when the transaction commits. Each changes nothing, and
-   * answers false or null, when there is no such member in that tenant.
+   * The changes below end the member's sessions: each raises the auth version. Each changes nothing,
+   * and answers false or null, when there is no such member in that tenant. (Every instance learns of
+   * a committed change from the storage itself: see Storage.afterCommit and migration 0005.)
    */
   changeRole(tenantId: string, userId: string, role: Role): Promise<boolean>;
   /** Returns the member's new auth version (what a token issued now must carry), or null. */
@@ -72,6 +72,8 @@ export interface ActiveApiKey {
   readonly owner: UserAuthState;
 }
 
+export type KeyRevocation = 'revoked' | 'already_revoked' | 'not_found';
+
 export interface ApiKeyRepository {
   /** Inserts a new key. Throws as is on a duplicate hash (random keys make one a failure, not a rule). */
   create(key: ApiKey): Promise<void>;
@@ -83,14 +85,11 @@ export interface ApiKeyRepository {
   /** Every key of the tenant (revoked and expired ones too), newest created first. */
   listForTenant(tenantId: string): Promise<ApiKey[]>;
   /**
-   * Revokes the tenant's key (the record stays); announces it like UserRepository's changes.
-   * True when the tenant has that key, revoked before or not; false when it has no such key.
+   * Revokes the tenant's key (the record stays): `revoked` when this call revoked it,
+   * `already_revoked` when it was revoked before (nothing changes), `not_found` when the tenant has no such key.
    */
-  revoke(tenantId: string, keyId: string): Promise<boolean>;
-  /**
-   * Revokes every key the member owns and returns how many were active. Not announced on its own:
-   * it belongs to the member's removal, whose announcement already ends every use of those keys.
-   */
+  revoke(tenantId: string, keyId: string): Promise<KeyRevocation>;
+  /** Revokes every key the member owns and returns how many were active. */
   revokeAllOf(tenantId: string, userId: string): Promise<number>;
   /** Sets last_used_at to `at` unless it is already later; does nothing for an unknown key. */
   markUsed(tenantId: string, keyId: string, at: Date): Promise<void>;

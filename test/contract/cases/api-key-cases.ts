@@ -89,15 +89,17 @@ export function describeApiKeyLifecycleCases(storage: StorageGetter): void {
       const key = anApiKey(a.tenant.id, a.user.id);
       await repos.apiKeys.create(key);
 
-      expect(await repos.apiKeys.revoke(b.tenant.id, key.id)).toBe(false);
+      expect(await repos.apiKeys.revoke(b.tenant.id, key.id)).toBe('not_found');
       expect(await repos.apiKeys.findActiveByHash(key.keyPrefix, key.keyHash)).not.toBeNull();
-      expect(await repos.apiKeys.revoke(a.tenant.id, randomUUID())).toBe(false);
-      expect(await repos.apiKeys.revoke(a.tenant.id, 'not-a-uuid')).toBe(false);
+      expect(await repos.apiKeys.revoke(a.tenant.id, randomUUID())).toBe('not_found');
+      expect(await repos.apiKeys.revoke(a.tenant.id, 'not-a-uuid')).toBe('not_found');
 
-      expect(await repos.apiKeys.revoke(a.tenant.id, key.id)).toBe(true);
+      expect(await repos.apiKeys.revoke(a.tenant.id, key.id)).toBe('revoked');
       expect(await repos.apiKeys.findActiveByHash(key.keyPrefix, key.keyHash)).toBeNull();
       expect(await repos.apiKeys.listForTenant(a.tenant.id)).toEqual([{ ...key, revoked: true }]);
-      expect(await repos.apiKeys.revoke(a.tenant.id, key.id)).toBe(true);
+      // A second revocation changes nothing, and says so.
+      expect(await repos.apiKeys.revoke(a.tenant.id, key.id)).toBe('already_revoked');
+      expect(await repos.apiKeys.listForTenant(a.tenant.id)).toEqual([{ ...key, revoked: true }]);
     });
 
     test("revokeAllOf revokes that member's active keys only and counts them", async () => {

@@ -1,8 +1,7 @@
 import { type Selectable, sql } from 'kysely';
-import type { ActiveApiKey, ApiKeyRepository } from '../../../application/ports/repositories';
+import type { ActiveApiKey, ApiKeyRepository, KeyRevocation } from '../../../application/ports/repositories';
 import type { ApiKey } from '../../../domain/api-key';
 import { isUuid } from '../../../domain/ids';
-import { announce } from './credential-announcements';
 import { LOOKUP_ACTIVE_API_KEY } from './migrations/0002-tenant-walls';
 import type { ApiKeysTable } from './schema';
 import { storedRole } from './stored-roles';
@@ -67,13 +66,21 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
     return rows.map(toApiKey);
   }
 
-  async revoke(tenantId: string, keyId: string): Promise<boolean> {
-    if (!isUuid(tenantId) || !isUuid(keyId)) return false;
+  /**
+   * Only a key that is not revoked yet is written, so a second revocation (or the loser of two at
+   * once, which waits for the winner's row lock and then finds it revoked) changes nothing and is
+   * announced by nobody; a second statement tells it apart from a key the tenant does not have.
+   */
+  async revoke(tenantId: string, keyId: string): Promise<KeyRevocation> {
+    if (!isUuid(tenantId) || !isUuid(keyId)) return 'not_found';
     return this.scope.forTenant(tenantId, async (db) => {
-      const row = await db.updateTable('api_keys').set({ revoked: true })
-        .where('id', '=', keyId).where('tenant_id', '=', tenantId).returning('id').executeTakeFirst();
-      if (row) await announce(db, { kind: 'api-key', keyId });
-      return row !== undefined;
+      const revoked = await db.updateTable('api_keys').set({ revoked: true })
+        .where('id', '=', keyId).where('tenant_id', '=', tenantId).where('revoked', '=', false)
+        .returning('id').executeTakeFirst();
+      if (revoked) return 'revoked';
+      const existing = await db.selectFrom('api_keys').select('id')
+        .where('id', '=', keyId).where('tenant_id', '=', tenantId).executeTakeFirst();
+      return existing ? 'already_revoked' : 'not_found';
     });
   }
 

@@ -1,13 +1,14 @@
 import { type Kysely, sql } from 'kysely';
 import type { CredentialChange } from '../../../application/ports/credential-states';
 import { isUuid } from '../../../domain/ids';
+import { CREDENTIAL_CHANGES_CHANNEL, PENDING_CHANGES_SETTING } from './migrations/0005-credential-change-triggers';
 import type { DB } from './schema';
 
 /**
- * The Postgres channel on which every committed credential change is announced. NOTIFY is
- * per database, so services on other databases of one cluster never hear each other.
+ * The database announces every committed credential change itself (triggers, migration 0005) on
+ * this channel, as `user:<id>` or `api-key:<id>`; the service never announces one by hand.
  */
-export const CREDENTIAL_CHANGES_CHANNEL = 'portcullis_credential_changes';
+export { CREDENTIAL_CHANGES_CHANNEL };
 
 const KINDS: ReadonlySet<string> = new Set<CredentialChange['kind']>(['user', 'api-key']);
 
@@ -15,7 +16,7 @@ export function encodeChange(change: CredentialChange): string {
   return change.kind === 'user' ? `user:${change.userId}` : `api-key:${change.keyId}`;
 }
 
-/** Null for anything this version did not write (a newer version's kind, a hand-sent NOTIFY). */
+/** Null for anything this version cannot read (a newer version's kind, a TRUNCATE's `all`, a hand-sent NOTIFY). */
 export function decodeChange(payload: string): CredentialChange | null {
   const colon = payload.indexOf(':');
   const kind = payload.slice(0, colon);
@@ -25,9 +26,12 @@ export function decodeChange(payload: string): CredentialChange | null {
 }
 
 /**
- * Queues the announcement in the caller's transaction: Postgres delivers a NOTIFY only when its
- * transaction commits, and drops it on rollback, so the change and its announcement are one.
+ * The changes the triggers have announced so far in the caller's transaction (they note each one in
+ * a transaction-local setting), to be forgotten on this instance once it commits.
  */
-export async function announce(db: Kysely<DB>, change: CredentialChange): Promise<void> {
-  await sql`select pg_notify(${CREDENTIAL_CHANGES_CHANNEL}, ${encodeChange(change)})`.execute(db);
+export async function changesMadeIn(trx: Kysely<DB>): Promise<CredentialChange[]> {
+  const { rows } = await sql<{ pending: string | null }>`
+    select current_setting(${PENDING_CHANGES_SETTING}, true) as pending`.execute(trx);
+  const pending = rows[0]?.pending ?? '';
+  return pending.split(' ').map(decodeChange).filter((change): change is CredentialChange => change !== null);
 }

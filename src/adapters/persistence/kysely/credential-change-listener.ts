@@ -21,6 +21,19 @@ export interface ListenerTiming {
   readonly applicationName?: string;
 }
 
+/** Something we cannot read (a TRUNCATE's `all`) may still be a change: forgetting everything is the safe answer. */
+export function deliver(events: CredentialChangeEvents, payload: string): void {
+  const change = decodeChange(payload);
+  if (change) events.onChange(change);
+  else events.onListening();
+}
+
+/** Hears the channel until closed: the shape both listeners (Postgres, PGlite) share. */
+export interface ChangeListener {
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
 const DEFAULT_TIMING: ListenerTiming = { retryMs: 1_000, heartbeatMs: 5_000 };
 const APPLICATION_NAME = 'portcullis-credential-listener';
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -30,7 +43,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * to other work and LISTEN would end with its session. The connection is the login user's; LISTEN
  * needs no privilege on any table. It reconnects on its own until closed.
  */
-export class CredentialChangeListener {
+export class CredentialChangeListener implements ChangeListener {
   private client: Client | null = null;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
@@ -65,11 +78,7 @@ export class CredentialChangeListener {
       application_name: this.timing.applicationName ?? APPLICATION_NAME,
     });
     client.on('notification', ({ channel, payload }) => {
-      if (channel !== CREDENTIAL_CHANGES_CHANNEL) return;
-      const change = decodeChange(payload ?? '');
-      // Something we cannot read may still be a change: forgetting everything is the safe answer.
-      if (change) this.events.onChange(change);
-      else this.events.onListening();
+      if (channel === CREDENTIAL_CHANGES_CHANNEL) deliver(this.events, payload ?? '');
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));

@@ -5,6 +5,7 @@ import { Pool } from 'pg';
 import { translateConnectionFailures } from './connection-failures';
 import { SERVICE_PG_TYPES } from './postgres-timestamps';
 import { PipeliningPostgresDialect } from './pipelining-postgres-dialect';
+import type { InProcessListen } from './pglite-change-listener';
 import type { DB } from './schema';
 
 /** An open database and the one way to let go of it (ends the pool, or shuts PGlite down). */
@@ -13,6 +14,8 @@ export interface OpenDatabase {
   close(): Promise<void>;
   /** The pool's connections right now (Postgres only: PGlite has one session and no pool). */
   readonly poolStats?: () => PoolStats;
+  /** PGlite only: LISTEN in this process (Postgres is listened to on a connection of its own). */
+  readonly listen?: InProcessListen;
 }
 
 export interface PoolStats {
@@ -108,6 +111,7 @@ export async function openPglite(dataDir: string): Promise<OpenDatabase> {
   const db = new Kysely<DB>({ dialect: translateConnectionFailures(new PGliteDialect(pglite)) });
   return {
     db,
+    listen: (channel, onPayload) => pglite.listen(channel, onPayload),
     // Kysely closes PGlite through the dialect's driver, but only once a query has run.
     close: async () => {
       await db.destroy();

@@ -11,5 +11,11 @@ import { standaloneScope } from './tenant-scope';
  * use the repositories it is handed: `repos` would wait for the transaction to end, and so forever.
  */
 export function createKyselyStorage(db: Kysely<DB>, close: () => Promise<void>): Storage {
-  return { repos: kyselyRepositories(standaloneScope(db)), unitOfWork: new KyselyUnitOfWork(db), close };
+  const unitOfWork = new KyselyUnitOfWork(db);
+  return {
+    repos: kyselyRepositories(standaloneScope(db)),
+    unitOfWork,
+    afterCommit: (listener) => unitOfWork.afterCommit(listener),
+    close,
+  };
 }

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Repositories } from '../../../application/ports/repositories';
 import type { UnitOfWork } from '../../../application/ports/unit-of-work';
+import type { CommittedChanges } from '../storage';
+import { changesMadeIn } from './credential-announcements';
 import { kyselyRepositories } from './kysely-repositories';
 import type { DB } from './schema';
 import { transactionScope } from './tenant-scope';
@@ -9,11 +11,26 @@ import { transactionScope } from './tenant-scope';
  * Each run is one database transaction at the default READ COMMITTED level: the unique constraint
  * and the conditional invite update are what settle races, so no stricter level is needed.
  * Kysely commits when the work resolves, rolls back and rethrows when it rejects.
+ *
+ * Before committing, it reads which credential changes the database's triggers announced in the
+ * transaction, and hands them to its listeners once the commit has succeeded: the instance that
+ * made a change forgets it before answering; every instance (this one too) also hears the NOTIFY.
  */
 export class KyselyUnitOfWork implements UnitOfWork {
+  private readonly listeners = new Set<CommittedChanges>();
+
   constructor(private readonly db: Kysely<DB>) {}
 
-  run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(kyselyRepositories(transactionScope(trx))));
+  afterCommit(listener: CommittedChanges): void {
+    this.listeners.add(listener);
+  }
+
+  async run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    const { value, changes } = await this.db.transaction().execute(async (trx) => {
+      const result = await work(kyselyRepositories(transactionScope(trx)));
+      return { value: result, changes: await changesMadeIn(trx) };
+    });
+    if (changes.length > 0) for (const listener of this.listeners) listener(changes);
+    return value;
   }
 }

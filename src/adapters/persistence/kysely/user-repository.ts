@@ -4,7 +4,6 @@ import { EmailAlreadyRegistered } from '../../../domain/errors';
 import { isUuid } from '../../../domain/ids';
 import type { Role } from '../../../domain/role';
 import type { User } from '../../../domain/user';
-import { announce } from './credential-announcements';
 import { USERS_EMAIL_UNIQUE } from './migrations/0001-initial';
 import { LOOKUP_USER_BY_EMAIL } from './migrations/0002-tenant-walls';
 import { isUniqueViolation } from './pg-errors';
@@ -111,8 +110,8 @@ export class KyselyUserRepository implements UserRepository {
   }
 
   /**
-   * One UPDATE that makes the change and raises the auth version, and its announcement in the same
-   * transaction. RETURNING rather than the affected-row count, which PGlite leaves unset for 0 rows.
+   * One UPDATE that makes the change and raises the auth version (the database announces it: see
+   * migration 0005). RETURNING rather than the affected-row count, which PGlite leaves unset for 0 rows.
    */
   private async endSessions(
     tenantId: string,
@@ -120,19 +119,17 @@ export class KyselyUserRepository implements UserRepository {
     change: { role?: Role; password_hash?: string; removed_at?: Date },
   ): Promise<number | null> {
     if (!isUuid(tenantId) || !isUuid(userId)) return null;
-    return this.scope.forTenant(tenantId, async (db) => {
-      const row = await db
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      db
         .updateTable('users')
         .set((eb) => ({ ...change, auth_version: eb('auth_version', '+', 1) }))
         .where('id', '=', userId)
         .where('tenant_id', '=', tenantId)
         .where('removed_at', 'is', null)
         .returning('auth_version')
-        .executeTakeFirst();
-      if (!row) return null;
-      await announce(db, { kind: 'user', userId });
-      return row.auth_version;
-    });
+        .executeTakeFirst(),
+    );
+    return row ? row.auth_version : null;
   }
 }
 

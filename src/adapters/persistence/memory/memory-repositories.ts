@@ -120,9 +120,10 @@ export function memoryRepositories(state: MemoryState): Repositories {
       },
       async revoke(tenantId, keyId) {
         const key = state.apiKeys.get(keyId);
-        if (!key || key.tenantId !== tenantId) return false;
+        if (!key || key.tenantId !== tenantId) return 'not_found';
+        if (key.revoked) return 'already_revoked';
         state.apiKeys.set(keyId, { ...key, revoked: true });
-        return true;
+        return 'revoked';
       },
       async revokeAllOf(tenantId, userId) {
         let revoked = 0;

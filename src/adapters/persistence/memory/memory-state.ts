@@ -1,3 +1,4 @@
+import type { CredentialChange } from '../../../application/ports/credential-states';
 import type { ApiKey } from '../../../domain/api-key';
 import type { AuditEvent } from '../../../domain/audit-event';
 import type { Invite } from '../../../domain/invite';
@@ -30,4 +31,27 @@ export function snapshot(state: MemoryState): MemoryState {
     invites: new Map(state.invites),
     auditEvents: new Map(state.auditEvents),
   };
+}
+
+/**
+ * What the SQL triggers announce, found by comparing a committed draft with the state it replaces:
+ * a member whose role, auth version, removal, password or tenant changed, or who is gone; a key
+ * whose revocation, expiry, hash or owner changed, or that is gone. Records are replaced, never
+ * mutated, so an unchanged record is the same object and costs one comparison.
+ */
+export function credentialChanges(before: MemoryState, after: MemoryState): CredentialChange[] {
+  const changes: CredentialChange[] = [];
+  for (const [id, old] of before.users) {
+    const now = after.users.get(id);
+    if (now === old) continue;
+    if (!now || now.role !== old.role || now.authVersion !== old.authVersion || now.removedAt?.getTime() !== old.removedAt?.getTime()
+      || now.passwordHash !== old.passwordHash || now.tenantId !== old.tenantId) changes.push({ kind: 'user', userId: id });
+  }
+  for (const [id, old] of before.apiKeys) {
+    const now = after.apiKeys.get(id);
+    if (now === old) continue;
+    if (!now || now.revoked !== old.revoked || now.expiresAt?.getTime() !== old.expiresAt?.getTime() || now.keyHash !== old.keyHash
+      || now.userId !== old.userId || now.tenantId !== old.tenantId) changes.push({ kind: 'api-key', keyId: id });
+  }
+  return changes;
 }

@@ -1,8 +1,8 @@
 import type { Repositories } from '../../../application/ports/repositories';
 import type { UnitOfWork } from '../../../application/ports/unit-of-work';
-import type { Storage } from '../storage';
+import type { CommittedChanges, Storage } from '../storage';
 import { memoryRepositories } from './memory-repositories';
-import { emptyState, type MemoryState, snapshot } from './memory-state';
+import { credentialChanges, emptyState, type MemoryState, snapshot } from './memory-state';
 
 /**
  * An in-process backend that keeps the unit of work's promise: each run works on a draft copy that
@@ -12,12 +12,19 @@ import { emptyState, type MemoryState, snapshot } from './memory-state';
 class MemoryUnitOfWork implements UnitOfWork {
   private committed: MemoryState = emptyState();
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<CommittedChanges>();
+
+  afterCommit(listener: CommittedChanges): void {
+    this.listeners.add(listener);
+  }
 
   run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     const result = this.queue.then(async () => {
       const draft = snapshot(this.committed);
       const value = await work(memoryRepositories(draft));
+      const changes = this.listeners.size > 0 ? credentialChanges(this.committed, draft) : [];
       this.committed = draft;
+      if (changes.length > 0) for (const listener of this.listeners) listener(changes);
       return value;
     });
     this.queue = result.catch(() => undefined);
@@ -49,7 +56,7 @@ function autoCommitting(unitOfWork: UnitOfWork): Repositories {
 
 export function createMemoryStorage(): Storage {
   const unitOfWork = new MemoryUnitOfWork();
-  return { repos: autoCommitting(unitOfWork), unitOfWork, close: async () => undefined };
+  return { repos: autoCommitting(unitOfWork), unitOfWork, afterCommit: (l) => unitOfWork.afterCommit(l), close: async () => undefined };
 }
 
 export interface InspectableMemoryStorage extends Storage {
@@ -69,5 +76,7 @@ export function createInspectableMemoryStorage(): InspectableMemoryStorage {
     const keys = new Map([...apiKeys].map(([id, { lastUsedAt: _bookkeeping, ...key }]) => [id, key]));
     return JSON.stringify({ tenants: table(tenants), users: table(users), apiKeys: table(keys), invites: table(invites) });
   };
-  return { repos: autoCommitting(unitOfWork), unitOfWork, close: async () => undefined, snapshot };
+  return {
+    repos: autoCommitting(unitOfWork), unitOfWork, afterCommit: (l) => unitOfWork.afterCommit(l), close: async () => undefined, snapshot,
+  };
 }
