@@ -16,7 +16,8 @@ export interface Storage {
    * Adds a listener for every unit of work's credential changes (the storage finds them itself: the
    * database's triggers on SQL, a comparison with the committed state in memory). This is how the
    * instance that made a change forgets it before answering, in one place for every use-case.
+   * Returns what removes the listener.
    */
-  afterCommit(listener: CommittedChanges): void;
+  afterCommit(listener: CommittedChanges): () => void;
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
-import { aTenant, aUser, type StorageGetter } from '../storage-fixtures';
+import type { CredentialChange } from '../../../src/application/ports/credential-states';
+import { anApiKey, aTenant, aUser, type StorageGetter } from '../storage-fixtures';
 
 export function describeUnitOfWorkCases(storage: StorageGetter): void {
   describe('unit of work', () => {
@@ -46,6 +47,46 @@ export function describeUnitOfWorkCases(storage: StorageGetter): void {
       });
 
       expect(seen).toEqual(tenant);
+    });
+
+    test('a committed run reports the credential changes it made, once committed; a failed run reports none', async () => {
+      const store = storage();
+      const tenant = aTenant();
+      const user = aUser(tenant.id, { role: 'admin' });
+      const [revoked, used, kept] = [anApiKey(tenant.id, user.id), anApiKey(tenant.id, user.id), anApiKey(tenant.id, user.id)];
+      const ours = new Set([user.id, revoked.id, used.id, kept.id]);
+      const reports: CredentialChange[][] = [];
+      const stop = store.afterCommit((changes) => {
+        const mine = changes.filter((change) => ours.has(change.kind === 'user' ? change.userId : change.keyId));
+        if (mine.length > 0) reports.push([...mine]);
+      });
+      try {
+        await store.unitOfWork.run(async (tx) => {
+          await tx.tenants.create(tenant);
+          await tx.users.create(user);
+          for (const key of [revoked, used, kept]) await tx.apiKeys.create(key);
+        });
+        expect(reports).toEqual([]); // new records change no credential anyone holds
+
+        let reportedBeforeCommit = true;
+        await store.unitOfWork.run(async (tx) => {
+          await tx.users.changeRole(tenant.id, user.id, 'viewer');
+          await tx.apiKeys.revoke(tenant.id, revoked.id);
+          await tx.apiKeys.markUsed(tenant.id, used.id, new Date()); // bookkeeping, not a credential
+          reportedBeforeCommit = reports.length > 0;
+        });
+        expect(reportedBeforeCommit).toBe(false);
+        expect(reports).toHaveLength(1);
+        expect(new Set(reports[0])).toEqual(new Set([{ kind: 'user', userId: user.id }, { kind: 'api-key', keyId: revoked.id }]));
+
+        await expect(store.unitOfWork.run(async (tx) => {
+          await tx.apiKeys.revoke(tenant.id, kept.id);
+          throw new Error('boom');
+        })).rejects.toThrow('boom');
+        expect(reports).toHaveLength(1);
+      } finally {
+        stop();
+      }
     });
   });
 }

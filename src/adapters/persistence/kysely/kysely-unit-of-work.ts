@@ -21,8 +21,9 @@ export class KyselyUnitOfWork implements UnitOfWork {
 
   constructor(private readonly db: Kysely<DB>) {}
 
-  afterCommit(listener: CommittedChanges): void {
+  afterCommit(listener: CommittedChanges): () => void {
     this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   async run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {

@@ -14,8 +14,9 @@ class MemoryUnitOfWork implements UnitOfWork {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Set<CommittedChanges>();
 
-  afterCommit(listener: CommittedChanges): void {
+  afterCommit(listener: CommittedChanges): () => void {
     this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
