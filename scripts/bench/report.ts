@@ -336,6 +336,8 @@ both ways the adapter can run it.
 const MODES: readonly DatabaseMode[] = ['postgres', 'embedded'];
 const NOTES_START = '<!-- bench:notes:start -->';
 const NOTES_END = '<!-- bench:notes:end -->';
+const PROPAGATION_START = '<!-- bench:propagation:start -->';
+const PROPAGATION_END = '<!-- bench:propagation:end -->';
 const startMarker = (mode: DatabaseMode): string => `<!-- bench:${mode}:start -->`;
 const endMarker = (mode: DatabaseMode): string => `<!-- bench:${mode}:end -->`;
 
@@ -358,6 +360,31 @@ export function writeReport(path: string, mode: DatabaseMode, section: string): 
     const body = sections.get(m);
     parts.push(`${startMarker(m)}\n${body ?? `## ${modeTitle(m)}\n\nNot run yet: \`${m === 'postgres' ? 'DATABASE_URL=postgres://… ' : 'BENCH_MODE=embedded '}npm run bench\`.`}\n${endMarker(m)}`);
   }
+  const propagation = sectionBetween(previous, PROPAGATION_START, PROPAGATION_END);
+  if (propagation) parts.push(propagation);
   if (notes) parts.push(notes);
   writeFileSync(path, `${parts.join('\n\n')}\n`);
+}
+
+function sectionBetween(text: string, start: string, end: string): string | undefined {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  return from >= 0 && to > from ? text.slice(from, to + end.length) : undefined;
+}
+
+/**
+ * The propagation bench's section (scripts/bench/propagation.ts), replaced in place, or added
+ * before the hand-written notes; `npm run bench` keeps it as it is.
+ */
+export function writePropagationSection(path: string, section: string): void {
+  const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const block = `${PROPAGATION_START}\n${section.trim()}\n${PROPAGATION_END}`;
+  const current = sectionBetween(previous, PROPAGATION_START, PROPAGATION_END);
+  const notes = previous.indexOf(NOTES_START);
+  const next = current !== undefined
+    ? previous.replace(current, () => block)
+    : notes >= 0
+      ? `${previous.slice(0, notes)}${block}\n\n${previous.slice(notes)}`
+      : `${previous.trimEnd()}\n\n${block}\n`;
+  writeFileSync(path, next);
 }

@@ -27,6 +27,7 @@ import pino from 'pino';
 import { openStorage } from '../../src/bootstrap/database';
 import { buildUseCases } from '../../src/bootstrap/wire';
 import { announceReady, describeLaunch, memoryBreakdown, serveBenchChannel } from './child-channel';
+import { BENCH_JWT_SECRET } from './protocol';
 
 /**
  * The production hasher (its defaults: OWASP parameters), noting the header of the hashes it makes
@@ -43,7 +44,6 @@ class SchemeRecordingHasher extends ScryptPasswordHasher {
   }
 }
 
-export const BENCH_JWT_SECRET = 'portcullis-bench-secret-0123456789abcdef';
 const RAISED = String(1_000_000_000);
 
 async function main(): Promise<void> {
