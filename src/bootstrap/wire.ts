@@ -84,6 +84,6 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     removeMember: new RemoveMember({ unitOfWork, clock, trail }),
     changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail }),
     listAuditEvents: new ListAuditEvents({ auditEvents }),
-    recordRefusal: new RecordRefusal({ auditEvents, trail }),
+    recordRefusal: new RecordRefusal({ auditEvents, tenants: repos.tenants, trail }),
   };
 }

@@ -143,6 +143,52 @@ export function describeAuditTrail(name: string, open: () => Promise<AuditApp>):
       expect(await events(app, renewed, '?action=access.denied')).toEqual([]);
     });
 
+    test('revoking a revoked key answers 200 again but records one api_key.revoked only', async () => {
+      const owner = await signupOwner(app);
+      const key = await request(app).post(`${AUTH}/api-keys`).set(bearer(owner)).expect(201);
+      for (let i = 0; i < 3; i += 1) {
+        const res = await request(app).delete(`${AUTH}/api-keys/${key.body.id}`).set(bearer(owner));
+        expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { revoked: true } });
+      }
+      const revoked = await events(app, owner, '?action=api_key.revoked');
+      expect(revoked).toHaveLength(1);
+      expect(revoked[0]).toMatchObject({ target_id: key.body.id });
+    });
+
+    test('a 404 for an id of the caller\'s own tenant (gone or used) or of no tenant records nothing; another tenant\'s records access.denied', async () => {
+      const owner = await signupOwner(app);
+      const other = await signupOwner(app);
+      // Own tenant: an invite deleted, then deleted again; an invite accepted, then deleted; a member removed, then removed again.
+      await createInvite(app, owner);
+      const [pending] = await events(app, owner, '?action=invite.created');
+      await request(app).delete(`${AUTH}/invites/${pending!.target_id}`).set(bearer(owner)).expect(200);
+      expectError(await request(app).delete(`${AUTH}/invites/${pending!.target_id}`).set(bearer(owner)), 404, 'Invite not found');
+      const member = await joinWithRole(app, owner, 'member');
+      const accepted = (await events(app, owner, '?action=invite.accepted'))[0]!.target_id!;
+      expectError(await request(app).delete(`${AUTH}/invites/${accepted}`).set(bearer(owner)), 404, 'Invite not found');
+      await request(app).delete(`${AUTH}/members/${member.userId}`).set(bearer(owner)).expect(200);
+      expectError(await request(app).delete(`${AUTH}/members/${member.userId}`).set(bearer(owner)), 404, 'Member not found');
+      expectError(await request(app).patch(`${AUTH}/members/${member.userId}`).set(bearer(owner)).send({ role: 'admin' }), 404, 'Member not found');
+      // No tenant's: ids nobody holds.
+      expectError(await request(app).delete(`${AUTH}/api-keys/${randomUUID()}`).set(bearer(owner)), 404, 'API key not found');
+      expectError(await request(app).delete(`${AUTH}/members/${randomUUID()}`).set(bearer(owner)), 404, 'Member not found');
+      expect(await events(app, owner, '?action=access.denied')).toEqual([]);
+
+      // Another tenant's member, invite and key: each a 404 and an access.denied with reason tenant.
+      const otherKey = await request(app).post(`${AUTH}/api-keys`).set(bearer(other)).expect(201);
+      await createInvite(app, other);
+      const [otherInvite] = await events(app, other, '?action=invite.created');
+      expectError(await request(app).delete(`${AUTH}/members/${other.userId}`).set(bearer(owner)), 404, 'Member not found');
+      expectError(await request(app).delete(`${AUTH}/invites/${otherInvite!.target_id}`).set(bearer(owner)), 404, 'Invite not found');
+      expectError(await request(app).delete(`${AUTH}/api-keys/${otherKey.body.id}`).set(bearer(owner)), 404, 'API key not found');
+      const denied = await events(app, owner, '?action=access.denied');
+      expect(denied.map((e) => [e.target_id, e.details])).toEqual([
+        [otherKey.body.id, { reason: 'tenant', resource: 'api_key' }],
+        [otherInvite!.target_id, { reason: 'tenant', resource: 'invite' }],
+        [other.userId, { reason: 'tenant', resource: 'member' }],
+      ]);
+    });
+
     test('a member change refused by a rule on roles is recorded as access.denied, naming the rule and the member', async () => {
       const owner = await signupOwner(app);
       const admin = await joinWithRole(app, owner, 'admin');

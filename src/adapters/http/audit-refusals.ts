@@ -1,3 +1,4 @@
+import type { RecordKind } from '../../application/ports/repositories';
 import type { RecordRefusal, Refusal } from '../../application/record-refusal';
 import { DomainError, InsufficientRole } from '../../domain/errors';
 import { isUuid } from '../../domain/ids';
@@ -6,8 +7,8 @@ import type { NodeErrorHandler } from './node-handler';
 import { originOf } from './request-origin';
 import { principalIfAny } from './request-principal';
 
-/** The not-found answers that mean "that record is not in your tenant", by error code. */
-const NOT_IN_TENANT: Readonly<Record<string, 'invite' | 'api_key' | 'member'>> = {
+/** The not-found answers that may mean "that record is another tenant's" (RecordRefusal decides), by error code. */
+const NOT_IN_TENANT: Readonly<Record<string, RecordKind>> = {
   INVITE_NOT_FOUND: 'invite',
   API_KEY_NOT_FOUND: 'api_key',
   MEMBER_NOT_FOUND: 'member',
@@ -29,7 +30,7 @@ function refusalFor(err: unknown, targetId: unknown): Refusal | null {
 
 /**
  * Runs inside each protected route (addRouteGroup's onError), where the route's :id is still known.
- * An authenticated request refused for its role or for naming a record outside its tenant leaves
+ * An authenticated request refused for its role or for naming another tenant's record leaves
  * an `access.denied` event, whichever layer refused it (the route's guard or the use-case). Recording is best effort: the client gets its 403/404 either way,
  * and a failure to record is logged, never turned into a different answer.
  */

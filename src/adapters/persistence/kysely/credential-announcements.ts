@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { CredentialChange } from '../../../application/ports/credential-states';
 import { isUuid } from '../../../domain/ids';
-import { CREDENTIAL_CHANGES_CHANNEL, PENDING_CHANGES_SETTING } from './migrations/0005-credential-change-triggers';
+import { CREDENTIAL_CHANGES_CHANNEL, PENDING_CHANGES_SETTING } from './migrations/0005-change-triggers-and-record-tenant';
 import type { DB } from './schema';
 
 /**

@@ -3,7 +3,7 @@ import * as initial from './0001-initial';
 import * as tenantWalls from './0002-tenant-walls';
 import * as keyAndMemberLifecycle from './0003-key-and-member-lifecycle';
 import * as auditEvents from './0004-audit-events';
-import * as credentialChangeTriggers from './0005-credential-change-triggers';
+import * as changeTriggersAndRecordTenant from './0005-change-triggers-and-record-tenant';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -14,7 +14,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0002-tenant-walls': tenantWalls,
   '0003-key-and-member-lifecycle': keyAndMemberLifecycle,
   '0004-audit-events': auditEvents,
-  '0005-credential-change-triggers': credentialChangeTriggers,
+  '0005-change-triggers-and-record-tenant': changeTriggersAndRecordTenant,
 };
 
 export const migrationProvider: MigrationProvider = {

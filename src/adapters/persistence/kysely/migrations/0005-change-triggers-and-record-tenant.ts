@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { APP_ROLE } from './0002-tenant-walls';
 
 // Credential changes announced by the database itself. Every committed change to what
 // authentication reads (a key's revocation, expiry, hash or owner; a member's role, removal,
@@ -14,6 +15,10 @@ import { type Kysely, sql } from 'kysely';
 // A role change or a removal must end the member's bearer tokens, as it does through the API: a
 // BEFORE trigger raises the auth version when the writer did not. The service's own UPDATE raises
 // it in the same statement, so the trigger leaves it alone.
+//
+// Also one more narrow way across the tenant walls, for the audit trail: which tenant holds the
+// invite, key or member with a given id. A request that names an id its tenant does not hold is
+// recorded as a probe of another tenant only when another tenant does hold it.
 
 /** The channel every instance LISTENs on; per database, so databases of one cluster never hear each other. */
 export const CREDENTIAL_CHANGES_CHANNEL = 'portcullis_credential_changes';
@@ -27,6 +32,9 @@ const ANNOUNCE_TRUNCATE = 'portcullis_announce_truncate';
 const END_SESSIONS = 'portcullis_users_end_sessions';
 const USER_CHANGED = 'portcullis_user_changed';
 const API_KEY_CHANGED = 'portcullis_api_key_changed';
+
+/** The tenant holding the record of that kind ('invite', 'api_key', 'member') and id; null when none does. */
+export const TENANT_OF_RECORD = 'tenant_of_record';
 
 const channel = sql.lit(CREDENTIAL_CHANGES_CHANNEL);
 const setting = sql.lit(PENDING_CHANGES_SETTING);
@@ -132,9 +140,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       create trigger ${sql.id(`${table}_credentials_truncated`)} after truncate on ${sql.table(table)}
         for each statement execute function ${sql.id(ANNOUNCE_TRUNCATE)}()`.execute(db);
   }
+
+  // As the lookups of 0002: owner's rights, an exact id only, pinned search_path, the app role only.
+  await sql`
+    create function ${sql.id(TENANT_OF_RECORD)}(p_kind text, p_id uuid) returns uuid
+      language plpgsql stable security definer
+      set search_path = public, pg_temp
+    as $$
+    begin
+      return case p_kind
+        when 'invite' then (select i.tenant_id from public.tenant_invites i where i.id = p_id)
+        when 'api_key' then (select k.tenant_id from public.api_keys k where k.id = p_id)
+        when 'member' then (select u.tenant_id from public.users u where u.id = p_id)
+      end;
+    end $$`.execute(db);
+  await sql`revoke all on function ${sql.id(TENANT_OF_RECORD)}(text, uuid) from public`.execute(db);
+  await sql`grant execute on function ${sql.id(TENANT_OF_RECORD)}(text, uuid) to ${sql.id(APP_ROLE)}`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop function ${sql.id(TENANT_OF_RECORD)}(text, uuid)`.execute(db);
   for (const table of ['users', 'api_keys']) {
     await sql`drop trigger ${sql.id(`${table}_credentials_truncated`)} on ${sql.table(table)}`.execute(db);
   }
