@@ -10,14 +10,16 @@ import { HttpError, type FieldError } from './http-error';
 export const VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
 
 /**
- * Decorators run bottom-up, so class-validator lists a field's constraints in reverse of how the DTO
- * declares them. Reversed back, the type check declared first (`must be an email`, `must be a
- * string`) leads, rather than a length rule that means little when the field is missing.
+ * A required field that is absent gets one detail, `<field> is required`: every rule it breaks
+ * (type, length, format) says the same thing, less plainly. Otherwise, decorators run bottom-up, so
+ * class-validator lists a field's constraints in reverse of how the DTO declares them; reversed back,
+ * the type check declared first (`must be an email`, `must be a string`) leads.
  */
 export function fieldErrors(errors: readonly ValidationError[]): FieldError[] {
-  return errors.flatMap((error) =>
-    Object.values(error.constraints ?? {}).reverse().map((message) => ({ field: error.property, message })),
-  );
+  return errors.flatMap((error) => {
+    if (error.value === undefined) return [{ field: error.property, message: `${error.property} is required` }];
+    return Object.values(error.constraints ?? {}).reverse().map((message) => ({ field: error.property, message }));
+  });
 }
 
 /**
