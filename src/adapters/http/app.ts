@@ -73,7 +73,8 @@ function optionsFrom(options: AppOptions | ((err: unknown) => void)): AppOptions
  * not, is counted and answered with its x-request-id; CORS next (preflights answered before anything
  * counts them, and even a 429 carries CORS headers so a browser client can read it); /healthz,
  * /readyz and /metrics before rate limits and authentication; then the global limiter, the two
- * route groups, 404, and the one error mapper.
+ * route groups, 404, and the one error mapper. So the global limit counts every request but the
+ * probes, /metrics and CORS preflights; login and signup add their own (docs/operations.md, "Rate limits").
  *
  * What it returns is the server's request listener: the Express app, with GET /me and GET /invites
  * answered before Express is reached by the same handlers in the same order (direct-routes.ts).
