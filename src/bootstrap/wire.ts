@@ -36,9 +36,10 @@ export interface Services {
   /** Failed logins per account: Redis when REDIS_URL is set (instances share the counts), else in process. */
   readonly loginThrottle: LoginThrottle;
   /**
-   * The instance's view of members and keys for authentication. Unset: a cache over the storage
-   * that only this process invalidates, right for one instance (memory, PGlite). With Postgres,
-   * main passes the one its change feed keeps current (change-feed.ts).
+   * The instance's view of members and keys for authentication. Either way the units of work of
+   * this process make it forget what they changed (see below). Unset: a cache over the storage that
+   * hears nothing else, right for memory storage and tests; main passes the one its change feed
+   * keeps current with every writer's changes (change-feed.ts).
    */
   readonly credentials?: CredentialStates | undefined;
   /** Where last_used_at is kept; unset: throttled writes to the storage. */
