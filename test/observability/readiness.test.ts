@@ -90,5 +90,5 @@ describe('pendingMigrations (the readiness query, run as the app role)', () => {
     } finally {
       await blank.close();
     }
-  });
+  }, 60_000); // two embedded databases opened and migrated, on a busy machine
 });
