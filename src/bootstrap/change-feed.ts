@@ -1,4 +1,4 @@
-import { CachedCredentialStates } from '../adapters/cache/cached-credential-states';
+import { CachedCredentialStates, type CredentialCacheOptions } from '../adapters/cache/cached-credential-states';
 import { CredentialChangeListener, type ListenerTiming } from '../adapters/persistence/kysely/credential-change-listener';
 import type { Storage } from '../adapters/persistence/storage';
 
@@ -18,8 +18,9 @@ export async function openCredentialFeed(
   storage: Storage,
   onError: (error: unknown) => void,
   timing?: ListenerTiming,
+  cache?: CredentialCacheOptions,
 ): Promise<CredentialFeed> {
-  const credentials = new CachedCredentialStates(storage.repos);
+  const credentials = new CachedCredentialStates(storage.repos, cache);
   if (!databaseUrl) return { credentials, close: async () => undefined };
 
   credentials.suspend();

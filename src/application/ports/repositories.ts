@@ -72,6 +72,13 @@ export interface ActiveApiKey {
   readonly owner: UserAuthState;
 }
 
+/** A key's latest use, as batched for last_used_at. */
+export interface ApiKeyUse {
+  readonly tenantId: string;
+  readonly keyId: string;
+  readonly at: Date;
+}
+
 export interface ApiKeyRepository {
   /** Inserts a new key. Throws as is on a duplicate hash (random keys make one a failure, not a rule). */
   create(key: ApiKey): Promise<void>;
@@ -92,8 +99,12 @@ export interface ApiKeyRepository {
    * it belongs to the member's removal, whose announcement already ends every use of those keys.
    */
   revokeAllOf(tenantId: string, userId: string): Promise<number>;
-  /** Sets last_used_at to `at` unless it is already later; does nothing for an unknown key. */
-  markUsed(tenantId: string, keyId: string, at: Date): Promise<void>;
+  /**
+   * Moves each named key's last_used_at forward to its `at` (never back; a key named twice takes
+   * the later time), as one write for the whole batch, which may span tenants. A key is matched
+   * with its own tenant only; unknown keys are skipped.
+   */
+  markUsed(uses: readonly ApiKeyUse[]): Promise<void>;
 }
 
 export interface InviteRepository {
