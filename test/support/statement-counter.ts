@@ -1,4 +1,4 @@
-import { Client, Query } from 'pg';
+import { Client } from 'pg';
 import { TenantBoundQuery } from '../../src/adapters/persistence/kysely/tenant-bound-query';
 
 export type SqlBackend = 'postgres' | 'pglite';
@@ -24,10 +24,10 @@ function spyOnPg(sent: string[]) {
   const original = Client.prototype.query;
   return jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
     const [first] = args;
-    if (first instanceof TenantBoundQuery) sent.push('select set_config($1, $2, true)', first.text ?? '');
-    else if (first instanceof Query) sent.push(first.text ?? '');
-    else if (typeof first === 'string') sent.push(first);
-    else sent.push(String((first as { text?: string }).text));
+    // pg's Query keeps its SQL in `text`, which its type declarations leave out.
+    const text = typeof first === 'string' ? first : String((first as { text?: unknown }).text);
+    if (first instanceof TenantBoundQuery) sent.push('select set_config($1, $2, true)', text);
+    else sent.push(text);
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as never);
 }
