@@ -50,3 +50,6 @@ export type ChildMessage =
 export const READY_PREFIX = 'READY ';
 
 export const AUTH_BASE = '/api/v1/auth';
+
+/** The service's signing secret in the bench, so that the bench can sign tokens as the service does. */
+export const BENCH_JWT_SECRET = 'portcullis-bench-secret-0123456789abcdef';
