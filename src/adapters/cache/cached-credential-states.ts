@@ -64,7 +64,8 @@ export class CachedCredentialStates implements CredentialStates {
       maxSize: options.memoryBytes,
       sizeCalculation: (entry) => (isMember(entry) ? MEMBER_ENTRY_BYTES : KEY_ENTRY_BYTES),
       ttl: options.ttlMs,
-      ...(options.now ? { perf: { now: options.now } } : {}),
+      // A clock of the caller's is read on every check (lru-cache otherwise reuses a reading for 1 ms of real time).
+      ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
       // Evicted, expired, deleted or replaced: the index must not outlive the entry.
       dispose: (entry, hash) => {
         if (!isMember(entry) && this.hashOfKey.get(entry.keyId) === hash) this.hashOfKey.delete(entry.keyId);
