@@ -111,8 +111,8 @@ export async function runGrowth(
   if (!url) throw new Error('BENCH_GROWTH needs DATABASE_URL (Postgres)');
   const startedAt = new Date();
   const loadBefore = loadAverage();
-  const config = loadConfig({});
-  const cacheMb = config.credentialCache.memoryBytes / 2 ** 20;
+  const budget = loadConfig({}).credentialCache.memoryBytes; // the service's default
+  const capacity = { keys: Math.floor(budget / KEY_ENTRY_BYTES), members: Math.floor(budget / MEMBER_ENTRY_BYTES), mb: budget / 2 ** 20 };
 
   const service = await ServerProcess.start('service', runner, 'service-server', env, { launcher: 'production' });
   track(service, true);
@@ -139,14 +139,13 @@ export async function runGrowth(
     seedSeconds = (Date.now() - seedStarted) / 1000;
 
     const me = `${AUTH_BASE}/me`;
-    const capacity = { keys: Math.floor(config.credentialCache.memoryBytes / KEY_ENTRY_BYTES), members: Math.floor(config.credentialCache.memoryBytes / MEMBER_ENTRY_BYTES) };
     const scenarios = [
       ...growth.keys.map((n) => ({ kind: 'api-key' as const, n, header: (i: number): [string, string] => ['x-api-key', rawKey(seeded.runId, i)] })),
       ...growth.members.map((n) => ({ kind: 'bearer' as const, n, header: (i: number): [string, string] => ['authorization', bearers[i]!] })),
     ].sort((a, b) => a.n - b.n || (a.kind === 'api-key' ? -1 : 1));
     for (const scenario of scenarios) {
       const rotate = rotation(scenario.n, scenario.header);
-      // Held in memory after warm-up only if the other credentials already held leave room for them.
+      // Warmed when they fit in half the cache, so that the other kind's scenario leaves them room.
       const warmed = scenario.n <= (scenario.kind === 'api-key' ? capacity.keys : capacity.members) / 2;
       log(`${scenario.kind === 'api-key' ? 'API keys' : 'members'}: ${scenario.n} rotated${warmed ? ', each used once before measuring' : ' (more than the cache holds: measured as they come)'}`);
       const result = await alternate(baseline, service, settings, (target) => ({
@@ -171,7 +170,7 @@ export async function runGrowth(
   track(service, false);
   return {
     startedAt, finishedAt: new Date(), command: describeCommand(), source, settings,
-    cacheCapacity: { ...{ keys: Math.floor(config.credentialCache.memoryBytes / KEY_ENTRY_BYTES), members: Math.floor(config.credentialCache.memoryBytes / MEMBER_ENTRY_BYTES) }, mb: cacheMb },
+    cacheCapacity: capacity,
     loadBefore, loadAfter: loadAverage(), seedSeconds, rows, serverErrors,
   };
 }
@@ -195,9 +194,9 @@ export function renderGrowth(r: GrowthResult): string {
   lines.push(`- **Settings:** ${r.settings.reps} repetitions × ${r.settings.duration} s per run after ${r.settings.warmup} s of warm-up per process, ${r.settings.connections} connections; the service's defaults otherwise: credential cache ${fmt(r.cacheCapacity.mb)} MB (${r.cacheCapacity.keys} keys or ${r.cacheCapacity.members} members), key usage written once a minute. Seeding (keys and members in SQL, tokens signed) took ${fmt(r.seedSeconds, 1)} s.`);
   lines.push(`- **Load average** before: ${r.loadBefore.map((v) => v.toFixed(2)).join(' / ')}, after: ${r.loadAfter.map((v) => v.toFixed(2)).join(' / ')}. Server errors (500): ${r.serverErrors}.`);
   lines.push('');
-  lines.push('Medians over the repetitions; "vs base" is the service\'s req/s as a share of the baseline\'s median in the same scenario. RSS is the service\'s peak over the scenario\'s measured runs; "others\' CPU" the most any run saw other processes use (Postgres apart).');
+  lines.push('Medians over the repetitions; "vs base" is the service\'s req/s as a share of the baseline\'s median in the same scenario; CPU µs/req is each process\'s own CPU time per answered request (less sensitive to a busy machine than req/s). RSS is the service\'s peak over the scenario\'s measured runs; "others\' CPU" the most any run saw other processes use (Postgres apart).');
   lines.push('');
-  lines.push('| Credentials rotated | Credential | Baseline req/s | Service req/s | vs base | Baseline p99 ms | Service p99 ms | Service CPU µs/req | Service peak RSS MB | Service req/s per repetition | non-2xx | others\' CPU (Postgres) |');
+  lines.push('| Credentials rotated | Credential | Baseline req/s | Service req/s | vs base | Baseline p99 ms | Service p99 ms | CPU µs/req, baseline / service | Service peak RSS MB | Service req/s per repetition | non-2xx | others\' CPU (Postgres) |');
   lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of r.rows) {
     const b = median(row.baseline.map((s) => s.load.rps));
@@ -205,7 +204,7 @@ export function renderGrowth(r: GrowthResult): string {
     const non2xx = row.service.reduce((sum, x) => sum + x.load.non2xx + x.load.errors, 0);
     const others = max([...row.baseline, ...row.service].map((x) => x.foreignCpu.others));
     const pg = max(row.service.map((x) => x.foreignCpu.postgres));
-    lines.push(`| ${row.n.toLocaleString('en-US')}${row.warmed ? ' (after warm-up)' : ' (as they come)'} | ${row.kind === 'api-key' ? 'API key' : 'bearer token'} | ${fmt(b)} | **${fmt(s)}** | **${fmt((100 * s) / b, 1)}%** | ${fmt(median(row.baseline.map((x) => x.load.p99)), 2)} | ${fmt(median(row.service.map((x) => x.load.p99)), 2)} | ${fmt(median(row.service.map((x) => x.cpuPerRequest * 1000)))} | ${fmt(max(row.service.map((x) => x.rssPeak)) / MB)} | ${row.service.map((x) => fmt(x.load.rps)).join(' / ')} | ${non2xx} | ${fmt(others, 2)} (${fmt(pg, 2)}) |`);
+    lines.push(`| ${row.n.toLocaleString('en-US')}${row.warmed ? ' (after warm-up)' : ' (as they come)'} | ${row.kind === 'api-key' ? 'API key' : 'bearer token'} | ${fmt(b)} | **${fmt(s)}** | **${fmt((100 * s) / b, 1)}%** | ${fmt(median(row.baseline.map((x) => x.load.p99)), 2)} | ${fmt(median(row.service.map((x) => x.load.p99)), 2)} | ${fmt(median(row.baseline.map((x) => x.cpuPerRequest * 1000)))} / ${fmt(median(row.service.map((x) => x.cpuPerRequest * 1000)))} | ${fmt(max(row.service.map((x) => x.rssPeak)) / MB)} | ${row.service.map((x) => fmt(x.load.rps)).join(' / ')} | ${non2xx} | ${fmt(others, 2)} (${fmt(pg, 2)}) |`);
   }
   return lines.join('\n');
 }

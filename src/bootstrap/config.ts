@@ -44,11 +44,13 @@ export interface Config {
     /** How long an entry may be answered from memory at most, should an announcement be lost. */
     readonly ttlMs: number;
   };
-  /** API keys' last_used_at, gathered in memory and written in one statement per interval. */
+  /** API keys' last_used_at, gathered in memory and written once per interval. */
   readonly apiKeyUsage: {
     readonly intervalMs: number;
-    /** Distinct keys a batch holds before it is written early. */
-    readonly maxBatch: number;
+    /** Keys one write statement holds at most. */
+    readonly keysPerStatement: number;
+    /** Distinct keys gathered before the write goes early. */
+    readonly maxPending: number;
   };
   readonly metrics: {
     readonly enabled: boolean;
@@ -122,7 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     CREDENTIAL_CACHE_MB: positiveInt({ default: 96 }),
     CREDENTIAL_CACHE_TTL_SECONDS: positiveInt({ default: 600 }),
     API_KEY_USAGE_FLUSH_SECONDS: positiveInt({ default: 60 }),
-    API_KEY_USAGE_MAX_BATCH: positiveInt({ default: 100_000 }),
+    API_KEY_USAGE_KEYS_PER_STATEMENT: positiveInt({ default: 10_000 }),
+    API_KEY_USAGE_MAX_PENDING: positiveInt({ default: 200_000 }),
     METRICS_ENABLED: bool({ default: true }),
     METRICS_PORT: port({ default: undefined }),
   }, {
@@ -176,7 +179,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     shutdown: { graceMs: cleaned.SHUTDOWN_GRACE_MS, delayMs: cleaned.SHUTDOWN_DELAY_MS },
     credentialCache: { memoryBytes: cleaned.CREDENTIAL_CACHE_MB * 2 ** 20, ttlMs: cleaned.CREDENTIAL_CACHE_TTL_SECONDS * 1000 },
-    apiKeyUsage: { intervalMs: cleaned.API_KEY_USAGE_FLUSH_SECONDS * 1000, maxBatch: cleaned.API_KEY_USAGE_MAX_BATCH },
+    apiKeyUsage: {
+      intervalMs: cleaned.API_KEY_USAGE_FLUSH_SECONDS * 1000,
+      keysPerStatement: cleaned.API_KEY_USAGE_KEYS_PER_STATEMENT,
+      maxPending: cleaned.API_KEY_USAGE_MAX_PENDING,
+    },
     metrics: { enabled: cleaned.METRICS_ENABLED, port: cleaned.METRICS_PORT },
   };
 }

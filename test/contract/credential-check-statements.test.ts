@@ -83,7 +83,7 @@ function describeCredentialCheck(backend: SqlBackend, open: () => Promise<Storag
       const keys = Array.from({ length: 1000 }, () => anApiKey(tenant.id, user.id));
       for (const key of keys) await storage.repos.apiKeys.create(key);
       const clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
-      const usage = new BatchedApiKeyUsage(storage.repos.apiKeys, clock, (error) => { throw error; }, { intervalMs: 60_000, maxBatch: 100_000 });
+      const usage = new BatchedApiKeyUsage(storage.repos.apiKeys, clock, (error) => { throw error; }, { intervalMs: 60_000, keysPerStatement: 10_000, maxPending: 200_000 });
 
       const gathering = await statementsDuring(backend, async () => {
         for (const key of keys) usage.recordUse(tenant.id, key.id, clock.now());

@@ -106,7 +106,7 @@ describe('API keys over their life', () => {
   it('writes last_used_at once the interval is over, after the request, with the latest use', async () => {
     const clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
     const built = await buildTestUseCases({ clock });
-    const keyUsage = new BatchedApiKeyUsage(built.storage.repos.apiKeys, clock, (error) => { throw error; }, { intervalMs: 60_000, maxBatch: 100 });
+    const keyUsage = new BatchedApiKeyUsage(built.storage.repos.apiKeys, clock, (error) => { throw error; }, { intervalMs: 60_000, keysPerStatement: 10_000, maxPending: 100 });
     const { useCases, owner, useKey, storage } = await tenantWithOwner({ clock, storage: built.storage, keyUsage });
     const key = await useCases.createApiKey.execute(owner);
     const lastUsed = async () => (await storage.repos.apiKeys.listForTenant(owner.tenantId))[0]?.lastUsedAt;

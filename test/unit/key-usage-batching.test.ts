@@ -12,7 +12,7 @@ function recordingKeys() {
   return { writes, apiKeys: { markUsed: async (uses: readonly ApiKeyUse[]) => { writes.push([...uses]); } } };
 }
 
-function setUp(options = { intervalMs: 60_000, maxBatch: 100_000 }) {
+function setUp(options = { intervalMs: 60_000, keysPerStatement: 10_000, maxPending: 200_000 }) {
   const clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
   const { writes, apiKeys } = recordingKeys();
   const errors: unknown[] = [];
@@ -63,13 +63,31 @@ describe('API key usage, batched', () => {
   });
 
   it('writes a full batch early, so that memory stays bounded however many keys are used', async () => {
-    const { clock, writes, usage } = setUp({ intervalMs: 60_000, maxBatch: 100 });
+    const { clock, writes, usage } = setUp({ intervalMs: 60_000, keysPerStatement: 10_000, maxPending: 100 });
     for (let i = 0; i < 250; i++) {
       usage.recordUse(TENANT, randomUUID(), clock.now());
       await usage.settled();
     }
     expect(writes.map((batch) => batch.length)).toEqual([100, 100]);
     expect(usage.pendingKeys).toBe(50);
+  });
+
+  it('writes more keys than one statement holds in statements of that size, one after the other', async () => {
+    const clock = new ManualClock();
+    const writes: ApiKeyUse[][] = [];
+    let inFlight = 0;
+    let most = 0;
+    const apiKeys = { markUsed: async (uses: readonly ApiKeyUse[]) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setImmediate(resolve));
+      writes.push([...uses]);
+      inFlight -= 1;
+    } };
+    const chunked = new BatchedApiKeyUsage(apiKeys, clock, (error) => { throw error; }, { intervalMs: 60_000, keysPerStatement: 400, maxPending: 200_000 });
+    for (let i = 0; i < 1000; i++) chunked.recordUse(TENANT, randomUUID(), clock.now());
+    await chunked.close();
+    expect(writes.map((batch) => batch.length)).toEqual([400, 400, 200]);
+    expect(most).toBe(1);
   });
 
   it('writes a due batch when no request comes, from its periodic check', async () => {

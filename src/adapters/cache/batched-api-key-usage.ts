@@ -4,16 +4,22 @@ import type { ApiKeyRepository, ApiKeyUse } from '../../application/ports/reposi
 import { API_KEY_USAGE_WRITE_INTERVAL_MS } from '../../domain/api-key';
 
 export interface KeyUsageOptions {
-  /** How long uses are gathered before they are written, all in one statement. */
+  /** How long uses are gathered before they are written. */
   readonly intervalMs: number;
   /**
-   * Distinct keys one batch holds. A batch that reaches it is written at once, before its interval
-   * is over: memory stays bounded, at the cost of more than one write in such an interval.
+   * Keys one write statement holds at most. Up to this many distinct keys an interval, the
+   * interval's write is one statement; past it, one statement per this many keys, one after the
+   * other, so that no statement runs into the statement timeout or holds its row locks for long.
    */
-  readonly maxBatch: number;
+  readonly keysPerStatement: number;
+  /**
+   * Distinct keys gathered at most. A batch that reaches it is written at once, before its
+   * interval is over: memory stays bounded, at the cost of an early write in such an interval.
+   */
+  readonly maxPending: number;
 }
 
-export const DEFAULT_KEY_USAGE: KeyUsageOptions = { intervalMs: API_KEY_USAGE_WRITE_INTERVAL_MS, maxBatch: 100_000 };
+export const DEFAULT_KEY_USAGE: KeyUsageOptions = { intervalMs: API_KEY_USAGE_WRITE_INTERVAL_MS, keysPerStatement: 10_000, maxPending: 200_000 };
 
 interface PendingUse {
   readonly tenantId: string;
@@ -22,9 +28,9 @@ interface PendingUse {
 }
 
 /**
- * Keeps last_used_at with one write statement per interval per instance, whatever the number of
- * keys used: each use only updates an entry in memory (the key's latest use), and the batch is
- * written when its interval is over, by the first use after that or by a check every few seconds
+ * Keeps last_used_at with one write per interval per instance, however often each key is used:
+ * each use only updates an entry in memory (the key's latest use), and the batch is written, in
+ * one statement per `keysPerStatement` keys, when its interval is over, by the first use after that or by a check every few seconds
  * when no request comes. Time is the Clock's, so the interval follows the clock the requests are
  * stamped with. Never on a request's path: the write starts from setImmediate, is never awaited by
  * a request, and one write at most is in flight. A failed write is handed to `onError`; its uses
@@ -82,15 +88,19 @@ export class BatchedApiKeyUsage implements ApiKeyUsage {
 
   private writeIfDue(nowMs: number): void {
     if (this.writing || this.pending.size === 0) return;
-    if (nowMs - this.batchStartedMs >= this.options.intervalMs || this.pending.size >= this.options.maxBatch) this.startWrite();
+    if (nowMs - this.batchStartedMs >= this.options.intervalMs || this.pending.size >= this.options.maxPending) this.startWrite();
   }
 
   private startWrite(): void {
     const batch = [...this.pending.values()];
     this.pending = new Map();
+    const size = this.options.keysPerStatement;
     this.writing = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.apiKeys.markUsed(batch.map(toUse)))
-      .catch(this.onError)
+      .then(async () => {
+        for (let start = 0; start < batch.length; start += size) {
+          await this.apiKeys.markUsed(batch.slice(start, start + size).map(toUse)).catch(this.onError);
+        }
+      })
       .finally(() => {
         this.writing = undefined;
         // Uses that came in meanwhile may be due already (a full batch, or a long write).
