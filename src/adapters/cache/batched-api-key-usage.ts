@@ -29,10 +29,10 @@ interface PendingUse {
 
 /**
  * Keeps last_used_at with one write per interval per instance, however often each key is used:
- * each use only updates an entry in memory (the key's latest use), and the batch is written, in
- * one statement per `keysPerStatement` keys, when its interval is over, by the first use after that or by a check every few seconds
- * when no request comes. Time is the Clock's, so the interval follows the clock the requests are
- * stamped with. Never on a request's path: the write starts from setImmediate, is never awaited by
+ * each use only updates an entry in memory (the key's latest use), and the batch is written, one
+ * statement per `keysPerStatement` keys, when its interval is over: by the first use after that,
+ * or by a check every few seconds when no request comes. Time is the Clock's, so the interval
+ * follows the clock the requests are stamped with. Never on a request's path: the write starts from setImmediate, is never awaited by
  * a request, and one write at most is in flight. A failed write is handed to `onError`; its uses
  * are dropped (the next use of each key writes it again). `close` writes what is left.
  */
