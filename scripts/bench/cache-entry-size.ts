@@ -1,8 +1,9 @@
 /**
  * What one remembered member and one remembered key cost the credential cache, in bytes of V8 heap:
  * the cache is filled with N members, then N keys of one owner, from a source that makes fresh
- * strings per row as the database driver does (and fresh ids per request, as a token's claims are), and the heap is measured after a full collection
- * before and after each. The figures behind MEMBER_ENTRY_BYTES and KEY_ENTRY_BYTES.
+ * strings per row as the database driver does (and fresh ids per request, as a token's claims
+ * are), and the heap is measured after a full collection before and after each. The figures behind
+ * MEMBER_ENTRY_BYTES and KEY_ENTRY_BYTES, which round them up for the tables' growth.
  *
  *   node --expose-gc --import tsx scripts/bench/cache-entry-size.ts [N, default 100000]
  */
