@@ -159,8 +159,9 @@ export async function runGrowth(
     }
   } finally {
     log('deleting the bench rows');
-    await client.query('delete from api_keys where tenant_id = $1', [owner.tenantId]).catch(() => undefined);
-    await client.query('delete from users where tenant_id = $1 and id <> $2', [owner.tenantId, owner.userId]).catch(() => undefined);
+    const failed = (error: unknown): void => console.warn(`bench: growth: could not delete the bench rows of tenant ${owner.tenantId}:`, error);
+    await client.query('delete from api_keys where tenant_id = $1', [owner.tenantId]).catch(failed);
+    await client.query('delete from users where tenant_id = $1 and id <> $2', [owner.tenantId, owner.userId]).catch(failed);
     await client.end();
   }
   const { serverErrors } = await service.info();
