@@ -47,9 +47,9 @@ export type ChildMessage =
   | { readonly type: 'eld'; readonly id: number; readonly delay: LoopDelay }
   | { readonly type: 'info'; readonly id: number; readonly info: ChildInfo };
 
-/** The service-server's JWT secret, so a bench can sign the tokens the service would issue. */
-export const BENCH_JWT_SECRET = 'portcullis-bench-secret-0123456789abcdef';
-
 export const READY_PREFIX = 'READY ';
 
 export const AUTH_BASE = '/api/v1/auth';
+
+/** The service's signing secret in the bench, so that the bench can sign tokens as the service does. */
+export const BENCH_JWT_SECRET = 'portcullis-bench-secret-0123456789abcdef';

@@ -333,33 +333,37 @@ function; \`npx tsx scripts/bench/tenant-read.ts\` times a tenant-scoped read be
 both ways the adapter can run it.
 `;
 
-const MODES: readonly DatabaseMode[] = ['postgres', 'embedded'];
+/** The generated sections, in the file's order: each mode's, then the growth scenarios' (growth.ts). */
+type Section = DatabaseMode | 'growth';
+const SECTIONS: readonly Section[] = ['postgres', 'embedded', 'growth'];
 const NOTES_START = '<!-- bench:notes:start -->';
 const NOTES_END = '<!-- bench:notes:end -->';
 const PROPAGATION_START = '<!-- bench:propagation:start -->';
 const PROPAGATION_END = '<!-- bench:propagation:end -->';
-const startMarker = (mode: DatabaseMode): string => `<!-- bench:${mode}:start -->`;
-const endMarker = (mode: DatabaseMode): string => `<!-- bench:${mode}:end -->`;
+const startMarker = (section: Section): string => `<!-- bench:${section}:start -->`;
+const endMarker = (section: Section): string => `<!-- bench:${section}:end -->`;
 
-/** Writes the report: this mode's section replaced, the other mode's section kept if present. */
-export function writeReport(path: string, mode: DatabaseMode, section: string): void {
+function notRunYet(section: Section): string {
+  if (section === 'growth') return '## Growth\n\nNot run yet: `BENCH_GROWTH=only DATABASE_URL=postgres://… npm run bench`.';
+  return `## ${modeTitle(section)}\n\nNot run yet: \`${section === 'postgres' ? 'DATABASE_URL=postgres://… ' : 'BENCH_MODE=embedded '}npm run bench\`.`;
+}
+
+/** Replaces one section of the report, keeping the others and the hand-written notes. */
+export function writeReport(path: string, which: Section, section: string): void {
   const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
-  const sections = new Map<DatabaseMode, string>();
-  for (const m of MODES) {
+  const sections = new Map<Section, string>();
+  for (const m of SECTIONS) {
     const start = previous.indexOf(startMarker(m));
     const end = previous.indexOf(endMarker(m));
     if (start >= 0 && end > start) sections.set(m, previous.slice(start + startMarker(m).length, end).trim());
   }
-  sections.set(mode, section.trim());
+  sections.set(which, section.trim());
   // A hand-written section (reading of the figures), kept verbatim from run to run.
   const notesStart = previous.indexOf(NOTES_START);
   const notesEnd = previous.indexOf(NOTES_END);
   const notes = notesStart >= 0 && notesEnd > notesStart ? previous.slice(notesStart, notesEnd + NOTES_END.length) : undefined;
   const parts = [HEADER.trim()];
-  for (const m of MODES) {
-    const body = sections.get(m);
-    parts.push(`${startMarker(m)}\n${body ?? `## ${modeTitle(m)}\n\nNot run yet: \`${m === 'postgres' ? 'DATABASE_URL=postgres://… ' : 'BENCH_MODE=embedded '}npm run bench\`.`}\n${endMarker(m)}`);
-  }
+  for (const m of SECTIONS) parts.push(`${startMarker(m)}\n${sections.get(m) ?? notRunYet(m)}\n${endMarker(m)}`);
   const propagation = sectionBetween(previous, PROPAGATION_START, PROPAGATION_END);
   if (propagation) parts.push(propagation);
   if (notes) parts.push(notes);

@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import { prepareRunner, PROJECT_ROOT, ServerProcess, type Runner } from './children';
 import { modeTitle, renderMode, writeReport } from './report';
 import type { ModeResult } from './results';
+import { readGrowthSettings, renderGrowth, runGrowth } from './growth';
 import { firstUse, loginTiming, opsScenarios, seed, throughputScenarios } from './scenarios';
 import { describeCommand, describeMachine, loadAverage, readModes, readSettings, redactUrl, type DatabaseMode, type Settings } from './settings';
 
@@ -122,12 +123,26 @@ async function main(): Promise<void> {
   const source = sourceState();
   const runner = prepareRunner(settings.runner);
   const out = resolve(PROJECT_ROOT, settings.out);
-  for (const mode of modes) {
+  // BENCH_GROWTH=1 adds the growth scenarios (growth.ts) after the modes; =only runs them alone.
+  const growth = process.env['BENCH_GROWTH'] ?? '';
+  if (!['', '0', '1', 'only'].includes(growth)) throw new Error(`BENCH_GROWTH must be 1, only or 0, not ${growth}`);
+  for (const mode of growth === 'only' ? [] : modes) {
     const result = await runMode(mode, settings, runner, source);
     const section = renderMode(result);
     console.log(`\n${section}`);
     writeReport(out, mode, section);
     console.log(`bench: wrote ${modeTitle(mode)} section of ${settings.out}`);
+  }
+  if (growth === '1' || growth === 'only') {
+    const track = (server: ServerProcess | undefined, started: boolean): void => {
+      if (server && started) running.add(server);
+      else if (server) running.delete(server);
+    };
+    const result = await runGrowth(settings, readGrowthSettings(), runner, childEnv('postgres'), source, track);
+    const section = renderGrowth(result);
+    console.log(`\n${section}`);
+    writeReport(out, 'growth', section);
+    console.log(`bench: wrote the growth section of ${settings.out}`);
   }
 }
 

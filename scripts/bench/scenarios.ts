@@ -93,7 +93,7 @@ export async function seed(service: ServerProcess, settings: Settings): Promise<
 }
 
 /** A load spec for one process; the same requests go to the baseline and to the service. */
-type SpecFor = (target: ServerProcess) => LoadSpec;
+export type SpecFor = (target: ServerProcess) => LoadSpec;
 
 async function measured(target: ServerProcess, spec: LoadSpec): Promise<RunSample> {
   await sleep(200);
@@ -112,8 +112,8 @@ function describeRun(name: string, sample: RunSample): string {
   return `${name.padEnd(8)} ${sample.load.rps.toFixed(0).padStart(6)} req/s  CPU ${sample.cpuPerRequest.toFixed(3)} ms/req  p50 ${sample.load.p50.toFixed(2)} ms  p99 ${sample.load.p99.toFixed(2)} ms  RSS ${(sample.rssPeak / 2 ** 20).toFixed(0)} MB  [${statuses}${sample.load.errors ? ` errors:${sample.load.errors}` : ''}]  others' CPU ${sample.foreignCpu.others.toFixed(2)}`;
 }
 
-/** Warm-up of each, then B S B S ... for `reps` repetitions. */
-async function alternate(
+/** Warm-up of each, then B S B S ... for `reps` repetitions (also the growth scenarios'). */
+export async function alternate(
   baseline: ServerProcess, service: ServerProcess, settings: Settings, specFor: SpecFor,
   afterWarmup?: () => Promise<void>,
 ): Promise<{ baseline: RunSample[]; service: RunSample[] }> {

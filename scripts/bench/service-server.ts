@@ -12,6 +12,7 @@
  */
 import 'reflect-metadata';
 import { createServer } from 'node:http';
+import { BatchedApiKeyUsage } from '../../src/adapters/cache/batched-api-key-usage';
 import { JwtTokenService } from '../../src/adapters/crypto/jwt-token-service';
 import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../../src/adapters/crypto/random-uuid-generator';
@@ -63,9 +64,12 @@ async function main(): Promise<void> {
 
   const { storage, location, poolStats, listenForChanges } = await openStorage(config);
   // As main: the credential cache is kept current by its change listener.
-  const feed = await openCredentialFeed(listenForChanges, storage, (error) => console.error('service-server: credential changes:', error));
+  const feed = await openCredentialFeed(
+    listenForChanges, storage, (error) => console.error('service-server: credential changes:', error), undefined, config.credentialCache,
+  );
   const hasher = new SchemeRecordingHasher();
   const clock = new SystemClock();
+  const keyUsage = new BatchedApiKeyUsage(storage.repos.apiKeys, clock, (error) => console.error('service-server: api key usage:', error), config.apiKeyUsage);
   const useCases = await buildUseCases(storage, {
     hasher,
     tokens: new JwtTokenService(BENCH_JWT_SECRET),
@@ -74,6 +78,7 @@ async function main(): Promise<void> {
     clock,
     loginThrottle: new MemoryLoginThrottle(config.loginFailures, clock), // main's choice without REDIS_URL
     credentials: feed.credentials,
+    keyUsage,
   }, { inviteTtlSeconds: config.inviteTtlSeconds });
 
   let serverErrors = 0;
@@ -92,6 +97,7 @@ async function main(): Promise<void> {
     server,
     () => ({ location, hashScheme: hasher.scheme, threadPoolSize: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4), launch: describeLaunch(), serverErrors, memory: memoryBreakdown() }),
     async () => {
+      await keyUsage.close();
       await feed.close();
       await storage.close();
     },

@@ -1,4 +1,4 @@
-import { CachedCredentialStates } from '../adapters/cache/cached-credential-states';
+import { CachedCredentialStates, type CredentialCacheOptions } from '../adapters/cache/cached-credential-states';
 import type { Storage } from '../adapters/persistence/storage';
 import type { ListenForChanges } from './database';
 
@@ -19,8 +19,9 @@ export async function openCredentialFeed(
   storage: Storage,
   onError: (error: unknown) => void,
   timing?: Parameters<ListenForChanges>[1],
+  cache?: CredentialCacheOptions,
 ): Promise<CredentialFeed> {
-  const credentials = new CachedCredentialStates(storage.repos);
+  const credentials = new CachedCredentialStates(storage.repos, cache);
   if (!listenForChanges) return { credentials, close: async () => undefined };
 
   credentials.suspend();

@@ -37,6 +37,21 @@ export interface Config {
     /** From the signal: how long /readyz answers 503 while requests are still accepted. */
     readonly delayMs: number;
   };
+  /** The instance's memory of members and keys for the credential check (cached-credential-states.ts). */
+  readonly credentialCache: {
+    /** Members and keys together, counted at the documented bytes an entry. */
+    readonly memoryBytes: number;
+    /** How long an entry may be answered from memory at most, should an announcement be lost. */
+    readonly ttlMs: number;
+  };
+  /** API keys' last_used_at, gathered in memory and written once per interval. */
+  readonly apiKeyUsage: {
+    readonly intervalMs: number;
+    /** Keys one write statement holds at most. */
+    readonly keysPerStatement: number;
+    /** Distinct keys gathered before the write goes early. */
+    readonly maxPending: number;
+  };
   readonly metrics: {
     readonly enabled: boolean;
     /** Serve /metrics here (on HOST) instead of on the main port. */
@@ -106,6 +121,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     DB_STATEMENT_TIMEOUT_MS: positiveInt({ default: 5_000 }),
     SHUTDOWN_GRACE_MS: positiveInt({ default: 10_000 }),
     SHUTDOWN_DELAY_MS: wholeNumber({ default: 0 }),
+    CREDENTIAL_CACHE_MB: positiveInt({ default: 96 }),
+    CREDENTIAL_CACHE_TTL_SECONDS: positiveInt({ default: 600 }),
+    API_KEY_USAGE_FLUSH_SECONDS: positiveInt({ default: 60 }),
+    API_KEY_USAGE_KEYS_PER_STATEMENT: positiveInt({ default: 10_000 }),
+    API_KEY_USAGE_MAX_PENDING: positiveInt({ default: 200_000 }),
     METRICS_ENABLED: bool({ default: true }),
     METRICS_PORT: port({ default: undefined }),
   }, {
@@ -158,6 +178,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statementTimeoutMs: cleaned.DB_STATEMENT_TIMEOUT_MS,
     },
     shutdown: { graceMs: cleaned.SHUTDOWN_GRACE_MS, delayMs: cleaned.SHUTDOWN_DELAY_MS },
+    credentialCache: { memoryBytes: cleaned.CREDENTIAL_CACHE_MB * 2 ** 20, ttlMs: cleaned.CREDENTIAL_CACHE_TTL_SECONDS * 1000 },
+    apiKeyUsage: {
+      intervalMs: cleaned.API_KEY_USAGE_FLUSH_SECONDS * 1000,
+      keysPerStatement: cleaned.API_KEY_USAGE_KEYS_PER_STATEMENT,
+      maxPending: cleaned.API_KEY_USAGE_MAX_PENDING,
+    },
     metrics: { enabled: cleaned.METRICS_ENABLED, port: cleaned.METRICS_PORT },
   };
 }

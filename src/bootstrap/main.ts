@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { LoginThrottle } from '../application/ports/login-throttle';
+import { BatchedApiKeyUsage } from '../adapters/cache/batched-api-key-usage';
 import { JwtTokenService } from '../adapters/crypto/jwt-token-service';
 import { NodeSecrets } from '../adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../adapters/crypto/random-uuid-generator';
@@ -74,10 +75,15 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
   logger.info({ appliedMigrations: opened.appliedMigrations }, `storage: ${opened.location}`);
 
   // Every instance hears every committed credential change (the database's triggers, LISTEN), so caches stay current.
-  const feed = await openCredentialFeed(opened.listenForChanges, opened.storage, (error) => logger.error({ err: error }, 'credential changes'));
+  const feed = await openCredentialFeed(
+    opened.listenForChanges, opened.storage, (error) => logger.error({ err: error }, 'credential changes'), undefined, config.credentialCache,
+  );
   closeables.add('credential listener', () => feed.close());
 
   const clock = new SystemClock();
+  // Closed before the database (closeables close in reverse): the uses gathered are written first.
+  const keyUsage = new BatchedApiKeyUsage(opened.storage.repos.apiKeys, clock, (error) => logger.error({ err: error }, 'api key usage'), config.apiKeyUsage);
+  closeables.add('api key usage', () => keyUsage.close());
   const loginThrottle: LoginThrottle = redis
     ? new RedisLoginThrottle(redis, { keyPrefix: config.redisKeyPrefix, ...config.loginFailures })
     : new MemoryLoginThrottle(config.loginFailures, clock);
@@ -90,7 +96,7 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
     clock,
     loginThrottle,
     credentials: feed.credentials,
-    onBackgroundError: (error) => logger.error({ err: error }, 'api key usage'),
+    keyUsage,
   }, { inviteTtlSeconds: config.inviteTtlSeconds });
 
   const server = createServer({ keepAliveTimeout: 5_000 });

@@ -24,7 +24,7 @@ import { RevokeInvite } from '../application/revoke-invite';
 import { Signup } from '../application/signup';
 import type { UseCases } from '../application/use-cases';
 import { CachedCredentialStates } from '../adapters/cache/cached-credential-states';
-import { ThrottledApiKeyUsage } from '../adapters/cache/throttled-api-key-usage';
+import { BatchedApiKeyUsage } from '../adapters/cache/batched-api-key-usage';
 import type { Storage } from '../adapters/persistence/storage';
 
 export interface Services {
@@ -42,7 +42,10 @@ export interface Services {
    * keeps current with every writer's changes (change-feed.ts).
    */
   readonly credentials?: CredentialStates | undefined;
-  /** Where last_used_at is kept; unset: throttled writes to the storage. */
+  /**
+   * Where last_used_at is kept; unset: batched writes to the storage, which nobody flushes at exit
+   * (main passes its own and closes it at shutdown).
+   */
   readonly keyUsage?: ApiKeyUsage | undefined;
   /** Failures of work done off a request's path (last_used_at writes); console.error when unset. */
   readonly onBackgroundError?: ((error: unknown) => void) | undefined;
@@ -65,7 +68,7 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     for (const change of changes) credentials.forget(change);
   });
   const onBackgroundError = services.onBackgroundError ?? ((error: unknown) => console.error('api key usage:', error));
-  const keyUsage = services.keyUsage ?? new ThrottledApiKeyUsage(repos.apiKeys, onBackgroundError);
+  const keyUsage = services.keyUsage ?? new BatchedApiKeyUsage(repos.apiKeys, clock, onBackgroundError);
   // Made once at start so that a login for an unknown e-mail costs one real verification too.
   const dummyHash = await hasher.hash(secrets.randomHex(32));
   const trail = new AuditTrail({ ids, clock });

@@ -8,6 +8,7 @@ import {
   LOOKUP_INVITE_BY_TOKEN,
   LOOKUP_USER_BY_EMAIL,
 } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
+import { LOOKUP_MEMBER_AUTH_STATE, RECORD_API_KEY_USES } from '../../src/adapters/persistence/kysely/migrations/0008-credential-check-statements';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import type { ServingDatabase } from '../../src/adapters/persistence/kysely/serving-database';
 import type { Storage } from '../../src/adapters/persistence/storage';
@@ -204,6 +205,18 @@ export function describeTenantWallCases(name: string, open: () => Promise<Servin
       for (const miss of misses) expect(miss.rows).toEqual([]);
     });
 
+    test("the member-state lookup answers a member only with the member's own tenant", async () => {
+      const a = await seedWalledTenant(storage());
+      const b = await seedWalledTenant(storage());
+      const state = (tenantId: string, userId: string) =>
+        sql`select * from ${sql.id(LOOKUP_MEMBER_AUTH_STATE)}(${tenantId}::uuid, ${userId}::uuid)`.execute(serving());
+
+      expect((await state(b.tenant.id, b.user.id)).rows).toEqual([{ role: b.user.role, auth_version: 0 }]);
+      expect((await state(a.tenant.id, b.user.id)).rows).toEqual([]);
+      await storage().repos.users.markRemoved(b.tenant.id, b.user.id, new Date());
+      expect((await state(b.tenant.id, b.user.id)).rows).toEqual([]);
+    });
+
     test('the lookups never answer for a removed member, nor for their keys', async () => {
       const a = await seedWalledTenant(storage());
       await storage().repos.users.markRemoved(a.tenant.id, a.user.id, new Date());
@@ -234,9 +247,11 @@ export function describeTenantWallCases(name: string, open: () => Promise<Servin
                exists (select from aclexplode(p.proacl) acl where acl.grantee = 0) as public_can,
                has_function_privilege(${APP_ROLE}, p.oid, 'execute') as app_can
         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-        where n.nspname = 'public' and p.proname in (${sql.join([LOOKUP_USER_BY_EMAIL, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN])})
+        where n.nspname = 'public' and p.proname in (${sql.join([
+          LOOKUP_USER_BY_EMAIL, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE, RECORD_API_KEY_USES,
+        ])})
         order by p.proname`.execute(serving());
-      expect(rows).toHaveLength(3);
+      expect(rows).toHaveLength(5);
       for (const fn of rows) {
         expect(fn).toMatchObject({ definer: true, config: ['search_path=public, pg_temp'], public_can: false, app_can: true });
       }

@@ -2,9 +2,11 @@ import type { RequestListener } from 'node:http';
 import { type Kysely, sql } from 'kysely';
 import request, { type Response } from 'supertest';
 import { StorageUnavailable } from '../../src/application/ports/storage-unavailable';
+import { BatchedApiKeyUsage } from '../../src/adapters/cache/batched-api-key-usage';
 import { createApp } from '../../src/adapters/http/app';
 import { openPostgres, type OpenDatabase } from '../../src/adapters/persistence/kysely/dialects';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
+import { SystemClock } from '../../src/adapters/time/system-clock';
 import { openStorage, type OpenedStorage } from '../../src/bootstrap/database';
 import { readinessProbe } from '../../src/bootstrap/readiness';
 import { AUTH, bearer, createApiKey, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
@@ -29,6 +31,7 @@ describeIfPostgres('Postgres outage, cut for real through a TCP proxy', (url) =>
   let opened: OpenedStorage;
   let owner: OpenDatabase;
   let app: RequestListener;
+  let keyUsage: BatchedApiKeyUsage;
   let shuttingDown = false;
   const logged: unknown[] = [];
   const idleErrors: Error[] = [];
@@ -43,7 +46,9 @@ describeIfPostgres('Postgres outage, cut for real through a TCP proxy', (url) =>
       database: { poolMax: 5, connectTimeoutMs: CONNECT_TIMEOUT_MS, statementTimeoutMs: STATEMENT_TIMEOUT_MS },
     }, (error) => idleErrors.push(error));
     owner = openPostgres(url, { max: 2 }); // straight to Postgres, to see what is really stored
-    const { useCases } = await buildTestUseCases({ storage: opened.storage });
+    // As main: the key's uses gathered are written before the pool closes, not into a closed one later.
+    keyUsage = new BatchedApiKeyUsage(opened.storage.repos.apiKeys, new SystemClock(), () => undefined);
+    const { useCases } = await buildTestUseCases({ storage: opened.storage, keyUsage });
     app = createApp(useCases, { corsOrigin: TEST_CORS_ORIGIN, rateLimits: GENEROUS_RATE_LIMITS }, {
       onError: (error) => logged.push(error),
       readiness: readinessProbe({ isShuttingDown: () => shuttingDown, pendingMigrations: opened.pendingMigrations, timeoutMs: 3_000 }),
@@ -57,6 +62,7 @@ describeIfPostgres('Postgres outage, cut for real through a TCP proxy', (url) =>
   });
 
   afterAll(async () => {
+    await keyUsage.close();
     await proxy.close();
     await opened.storage.close();
     await owner.close();

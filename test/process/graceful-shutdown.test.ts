@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { uniqueRedisPrefix } from '../support/redis';
 import { ServiceProcess } from '../support/service-process';
 import { uniqueEmail } from '../support/test-use-cases';
@@ -32,6 +33,12 @@ describe('graceful shutdown of the real process', () => {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD, tenant_name: 'Drain' }),
     });
     expect(signup.status).toBe(201);
+    // An API key used once: its use is gathered in memory, to be written within the minute or at shutdown.
+    const { token } = (await signup.json()) as { token: string };
+    const created = await fetch(`${service.url}${AUTH}/api-keys`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(created.status).toBe(201);
+    const key = (await created.json()) as { id: string; api_key: string };
+    expect((await fetch(`${service.url}${AUTH}/me`, { headers: { 'x-api-key': key.api_key } })).status).toBe(200);
 
     // An idle keep-alive connection, and a login whose body has not fully arrived yet.
     const idle = await RawConnection.open(port);
@@ -75,9 +82,20 @@ describe('graceful shutdown of the real process', () => {
     expect(exit).toMatchObject({ code: 0, signal: null });
     expect(exit.at - signalledAt).toBeLessThan(graceMs);
     const closed = service.logs.filter((line) => line.resource).map((line) => line.msg);
-    // Reverse order of opening: the change listener (a no-op without Postgres), the database, Redis.
-    const opened = ['closed credential listener', 'closed database'];
+    // Reverse order of opening: the key usage gathered (written before the database closes), the
+    // change listener (a no-op without Postgres), the database, Redis.
+    const opened = ['closed api key usage', 'closed credential listener', 'closed database'];
     expect(closed).toEqual(process.env['REDIS_URL'] ? [...opened, 'closed redis'] : opened);
+    if (process.env['DATABASE_URL']) {
+      const client = new Client({ connectionString: process.env['DATABASE_URL'] });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ last_used_at: Date | null }>('select last_used_at from api_keys where id = $1', [key.id]);
+        expect(rows[0]?.last_used_at).toBeInstanceOf(Date);
+      } finally {
+        await client.end();
+      }
+    }
     // The last line, written after every other: the log is flushed in order before the exit.
     expect(service.logs.at(-1)).toMatchObject({ msg: 'shutdown complete', drained: true, closed: true });
   }, 120_000);

@@ -1,9 +1,11 @@
 import type { RequestListener } from 'node:http';
 import type { Kysely } from 'kysely';
+import { BatchedApiKeyUsage } from '../../src/adapters/cache/batched-api-key-usage';
 import { createApp } from '../../src/adapters/http/app';
 import { createKyselyStorage } from '../../src/adapters/persistence/kysely/kysely-storage';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import { openServingPglite, openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/serving-database';
+import { SystemClock } from '../../src/adapters/time/system-clock';
 import { ownerView } from './owner-view';
 import { assertPgliteCanLoadInJest } from './pglite';
 import { openCredentialFeed } from '../../src/bootstrap/change-feed';
@@ -17,6 +19,8 @@ export interface DatabaseApp {
    * set up states no endpoint reaches. The app itself works as the walled app role.
    */
   readonly db: Kysely<DB>;
+  /** Writes the API keys' uses gathered so far, as the instance does when its interval is over. */
+  flushKeyUsage(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,13 +49,17 @@ export async function databaseApp(database: 'pglite' | { postgres: string }, opt
   const storage = createKyselyStorage(opened.db, opened.close);
   const listen = options.changeFeed === false ? undefined : changeListenerFor(database === 'pglite' ? undefined : database.postgres, opened);
   const feed = await openCredentialFeed(listen, storage, () => undefined, { retryMs: 100, heartbeatMs: 1_000 });
-  const { useCases } = await buildTestUseCases({ storage, credentials: feed.credentials });
+  // As main: key usage written in batches, and what is gathered written before the database closes.
+  const keyUsage = new BatchedApiKeyUsage(storage.repos.apiKeys, new SystemClock(), () => undefined);
+  const { useCases } = await buildTestUseCases({ storage, credentials: feed.credentials, keyUsage });
   const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: GENEROUS_LIMITS }, () => undefined);
   const owner = ownerView(opened.db);
   return {
     app,
     db: owner,
+    flushKeyUsage: () => keyUsage.flush(),
     close: async () => {
+      await keyUsage.close();
       await feed.close();
       await opened.close();
     },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ThrottledApiKeyUsage } from '../../src/adapters/cache/throttled-api-key-usage';
+import { BatchedApiKeyUsage } from '../../src/adapters/cache/batched-api-key-usage';
 import { ApiKeyNotFound, InsufficientRole, InvalidApiKey } from '../../src/domain/errors';
 import type { Principal } from '../../src/domain/principal';
 import { ManualClock } from '../support/manual-clock';
@@ -103,39 +103,38 @@ describe('API keys over their life', () => {
     await expect(useKey(key.apiKey)).resolves.toMatchObject({ userId: adminId, role: 'viewer' });
   });
 
-  it('writes last_used_at at most once per interval, after the request, whatever the number of uses', async () => {
+  it('writes last_used_at once the interval is over, after the request, with the latest use', async () => {
     const clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
     const built = await buildTestUseCases({ clock });
-    const keyUsage = new ThrottledApiKeyUsage(built.storage.repos.apiKeys, (error) => { throw error; }, { intervalMs: 200, maxKeys: 100 });
+    const keyUsage = new BatchedApiKeyUsage(built.storage.repos.apiKeys, clock, (error) => { throw error; }, { intervalMs: 60_000, keysPerStatement: 10_000, maxPending: 100 });
     const { useCases, owner, useKey, storage } = await tenantWithOwner({ clock, storage: built.storage, keyUsage });
     const key = await useCases.createApiKey.execute(owner);
-    const lastUsed = async () => {
-      await keyUsage.settled();
-      return (await storage.repos.apiKeys.listForTenant(owner.tenantId))[0]?.lastUsedAt;
-    };
-    expect(await lastUsed()).toBeNull();
+    const lastUsed = async () => (await storage.repos.apiKeys.listForTenant(owner.tenantId))[0]?.lastUsedAt;
 
-    const first = clock.now();
     await useKey(key.apiKey);
     clock.advanceSeconds(10);
     await useKey(key.apiKey);
-    await useKey(key.apiKey);
-    expect(await lastUsed()).toEqual(first);
+    await keyUsage.settled();
+    expect(await lastUsed()).toBeNull();
 
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    await useKey(key.apiKey);
-    expect(await lastUsed()).toEqual(clock.now());
+    clock.advanceSeconds(50);
+    const due = clock.now();
+    await useKey(key.apiKey); // the interval is over: this use starts the batch's write
+    expect(keyUsage.pendingKeys).toBe(0);
+    await keyUsage.settled();
+    expect(await lastUsed()).toEqual(due);
   });
 
   it('answers the request even when the last_used_at write fails, and reports the failure', async () => {
     const reported: unknown[] = [];
     const failing = { markUsed: async () => { throw new Error('database down'); } };
-    const keyUsage = new ThrottledApiKeyUsage(failing, (error) => reported.push(error));
-    const { useCases, owner, useKey } = await tenantWithOwner({ keyUsage });
+    const clock = new ManualClock();
+    const keyUsage = new BatchedApiKeyUsage(failing, clock, (error) => reported.push(error));
+    const { useCases, owner, useKey } = await tenantWithOwner({ clock, keyUsage });
     const key = await useCases.createApiKey.execute(owner);
 
     await expect(useKey(key.apiKey)).resolves.toMatchObject({ method: 'api_key' });
-    await keyUsage.settled();
+    await keyUsage.flush();
     expect(reported).toEqual([new Error('database down')]);
   });
 });

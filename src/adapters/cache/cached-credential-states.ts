@@ -2,29 +2,50 @@ import { LRUCache } from 'lru-cache';
 import type { ApiKeyGrant, CredentialChange, CredentialStates } from '../../application/ports/credential-states';
 import type { ApiKeyRepository, UserAuthState, UserRepository } from '../../application/ports/repositories';
 
+/**
+ * What one remembered credential is counted at: its entry, its strings, the LRU's bookkeeping and,
+ * for a key, the index from key id to hash, with room for the tables' growth. Keys of one owner
+ * share the owner's id strings, which is what the key's figure assumes. Measured on V8's heap by
+ * `scripts/bench/cache-entry-size.ts` (docs/benchmarks.md); measure again after changing an entry.
+ */
+export const MEMBER_ENTRY_BYTES = 320;
+export const KEY_ENTRY_BYTES = 400;
+
 export interface CredentialCacheOptions {
-  /** Members and keys remembered, each; the least recently used is dropped beyond it. */
-  readonly maxEntries: number;
   /**
-   * A fallback only: invalidation is what keeps entries right. The TTL bounds how long an entry can
-   * be wrong if an announcement is lost without the listener noticing (a silently dead connection).
+   * Memory for members and keys together, counted at MEMBER_ENTRY_BYTES and KEY_ENTRY_BYTES an
+   * entry; past it, the least recently used entry of either kind is dropped.
+   */
+  readonly memoryBytes: number;
+  /**
+   * A fallback only: announcements are what keep entries right. The TTL bounds how long an entry
+   * can be wrong if one is lost without the listener noticing (a silently dead connection).
    */
   readonly ttlMs: number;
+  /** Milliseconds on a monotonic clock, for the TTL; performance.now() unless given (tests move it). */
+  readonly now?: () => number;
 }
 
-export const DEFAULT_CREDENTIAL_CACHE: CredentialCacheOptions = { maxEntries: 10_000, ttlMs: 10_000 };
+export const DEFAULT_CREDENTIAL_CACHE: CredentialCacheOptions = { memoryBytes: 96 * 2 ** 20, ttlMs: 600_000 };
 
 export interface CredentialSource {
   readonly users: Pick<UserRepository, 'findAuthState'>;
   readonly apiKeys: Pick<ApiKeyRepository, 'findActiveByHash'>;
 }
 
+type Entry = UserAuthState | ApiKeyGrant;
+
+function isMember(entry: Entry): entry is UserAuthState {
+  return 'authVersion' in entry;
+}
+
 /**
  * The instance's in-memory view of what authentication checks on every request: members (role,
- * auth version) by user id, and verified keys (id, tenant, user, expiry) by key hash. A key's role
- * is never kept with the key: it is always read from its owner's entry, so a role change needs one
- * invalidation, of the member. Misses are not remembered: a flood of unknown keys must not push out
- * the keys in use, and a removed member or a revoked key never comes back anyway.
+ * auth version) by user id, and verified keys (id, tenant, user, expiry) by key hash, in one cache
+ * bounded by memory (a user id and a key hash never look alike: 36 characters against 64). A key's
+ * role is never kept with the key: it is always read from its owner's entry, so a role change or a
+ * removal needs one invalidation, of the member. Misses are not remembered: a flood of unknown keys
+ * must not push out the keys in use, and a removed member or a revoked key never comes back anyway.
  *
  * A load that began before an invalidation is returned to its own request but not kept: otherwise a
  * lookup racing a change could put the old state back right after `forget` took it out.
@@ -32,49 +53,68 @@ export interface CredentialSource {
  * and every check reads storage.
  */
 export class CachedCredentialStates implements CredentialStates {
-  private readonly users: LRUCache<string, UserAuthState>;
-  private readonly keys: LRUCache<string, ApiKeyGrant>;
+  private readonly entries: LRUCache<string, Entry>;
+  /** Key id to key hash, for the announcement of a revoked key, which names the id. */
+  private readonly hashOfKey = new Map<string, string>();
   private generation = 0;
   private live = true;
 
   constructor(private readonly source: CredentialSource, options: CredentialCacheOptions = DEFAULT_CREDENTIAL_CACHE) {
-    this.users = new LRUCache({ max: options.maxEntries, ttl: options.ttlMs });
-    this.keys = new LRUCache({ max: options.maxEntries, ttl: options.ttlMs });
+    this.entries = new LRUCache<string, Entry>({
+      maxSize: options.memoryBytes,
+      sizeCalculation: (entry) => (isMember(entry) ? MEMBER_ENTRY_BYTES : KEY_ENTRY_BYTES),
+      ttl: options.ttlMs,
+      // A clock of the caller's is read on every check (lru-cache otherwise reuses a reading for 1 ms of real time).
+      ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
+      // Evicted, expired, deleted or replaced: the index must not outlive the entry.
+      dispose: (entry, hash) => {
+        if (!isMember(entry) && this.hashOfKey.get(entry.keyId) === hash) this.hashOfKey.delete(entry.keyId);
+      },
+    });
+  }
+
+  /** How many members and keys are held, and the memory they are counted at. */
+  get size(): { readonly entries: number; readonly bytes: number } {
+    return { entries: this.entries.size, bytes: this.entries.calculatedSize };
   }
 
   async user(tenantId: string, userId: string): Promise<UserAuthState | null> {
-    const hit = this.users.get(userId);
-    if (hit) return hit.tenantId === tenantId ? hit : null;
+    const hit = this.entries.get(userId);
+    if (hit && isMember(hit)) return hit.tenantId === tenantId ? hit : null;
     const generation = this.generation;
     const state = await this.source.users.findAuthState(tenantId, userId);
-    if (state && this.mayKeep(generation)) this.users.set(userId, state);
+    if (state && this.mayKeep(generation)) this.entries.set(userId, state);
     return state;
   }
 
   async apiKey(keyPrefix: string, keyHash: string): Promise<ApiKeyGrant | null> {
     // The hash is of the whole raw key, prefix included: a hit on the hash is a hit on both.
-    const hit = this.keys.get(keyHash);
-    if (hit) return hit;
+    const hit = this.entries.get(keyHash);
+    if (hit && !isMember(hit)) return hit;
     const generation = this.generation;
     const found = await this.source.apiKeys.findActiveByHash(keyPrefix, keyHash);
     if (!found) return null;
-    const grant: ApiKeyGrant = { keyId: found.keyId, tenantId: found.tenantId, userId: found.userId, expiresAt: found.expiresAt };
-    if (this.mayKeep(generation)) {
-      this.keys.set(keyHash, grant);
-      // The same row gave the owner's state: the key's first use then costs one lookup, not two.
-      this.users.set(found.owner.userId, found.owner);
-    }
+    if (!this.mayKeep(generation)) return { keyId: found.keyId, tenantId: found.tenantId, userId: found.userId, expiresAt: found.expiresAt };
+    // The same row gave the owner's state: the key's first use then costs one lookup, not two. The
+    // owner's entry, when it is already held and current, lends its strings to the key's, so that
+    // the many keys of one owner do not each hold a copy of the same two ids.
+    const held = this.entries.get(found.userId);
+    const owner = held && isMember(held) && sameState(held, found.owner) ? held : found.owner;
+    if (owner !== held) this.entries.set(owner.userId, owner);
+    const grant: ApiKeyGrant = { keyId: found.keyId, tenantId: owner.tenantId, userId: owner.userId, expiresAt: found.expiresAt };
+    this.entries.set(keyHash, grant);
+    this.hashOfKey.set(grant.keyId, keyHash);
     return grant;
   }
 
-  /** Rare (a revocation, a role change), so a scan of the keys is cheaper than a second index. */
+  /** O(1) for either kind: a member by id, a key through the id-to-hash index. */
   forget(change: CredentialChange): void {
     this.generation += 1;
     if (change.kind === 'user') {
-      this.users.delete(change.userId);
-      this.dropKeys((grant) => grant.userId === change.userId);
+      this.entries.delete(change.userId);
     } else {
-      this.dropKeys((grant) => grant.keyId === change.keyId);
+      const hash = this.hashOfKey.get(change.keyId);
+      if (hash !== undefined) this.entries.delete(hash);
     }
   }
 
@@ -92,15 +132,15 @@ export class CachedCredentialStates implements CredentialStates {
 
   private clear(): void {
     this.generation += 1;
-    this.users.clear();
-    this.keys.clear();
+    this.entries.clear();
+    this.hashOfKey.clear();
   }
 
   private mayKeep(generation: number): boolean {
     return this.live && generation === this.generation;
   }
+}
 
-  private dropKeys(matches: (grant: ApiKeyGrant) => boolean): void {
-    for (const [hash, grant] of this.keys.entries()) if (matches(grant)) this.keys.delete(hash);
-  }
+function sameState(a: UserAuthState, b: UserAuthState): boolean {
+  return a.tenantId === b.tenantId && a.role === b.role && a.authVersion === b.authVersion;
 }

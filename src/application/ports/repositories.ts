@@ -83,6 +83,13 @@ export interface ActiveApiKey {
 
 export type KeyRevocation = 'revoked' | 'already_revoked' | 'not_found';
 
+/** A key's latest use, as batched for last_used_at. */
+export interface ApiKeyUse {
+  readonly tenantId: string;
+  readonly keyId: string;
+  readonly at: Date;
+}
+
 export interface ApiKeyRepository {
   /** Inserts a new key. Throws as is on a duplicate hash (random keys make one a failure, not a rule). */
   create(key: ApiKey): Promise<void>;
@@ -100,8 +107,12 @@ export interface ApiKeyRepository {
   revoke(tenantId: string, keyId: string): Promise<KeyRevocation>;
   /** Revokes every key the member owns and returns how many were active. */
   revokeAllOf(tenantId: string, userId: string): Promise<number>;
-  /** Sets last_used_at to `at` unless it is already later; does nothing for an unknown key. */
-  markUsed(tenantId: string, keyId: string, at: Date): Promise<void>;
+  /**
+   * Moves each named key's last_used_at forward to its `at` (never back; a key named twice takes
+   * the later time), as one write for the whole batch, which may span tenants. A key is matched
+   * with its own tenant only; unknown keys are skipped.
+   */
+  markUsed(uses: readonly ApiKeyUse[]): Promise<void>;
 }
 
 export interface InviteRepository {

@@ -116,19 +116,34 @@ export function describeApiKeyLifecycleCases(storage: StorageGetter): void {
       expect(await repos.apiKeys.revokeAllOf((await seedTenant(repos)).tenant.id, other.id)).toBe(0);
     });
 
-    test('markUsed moves last_used_at forward only, in the key’s own tenant', async () => {
+    test('markUsed moves last_used_at forward only, each key in its own tenant, a batch across tenants at once', async () => {
       const { repos } = storage();
       const a = await seedTenant(repos, 'admin');
       const b = await seedTenant(repos, 'admin');
-      const key = anApiKey(a.tenant.id, a.user.id);
-      await repos.apiKeys.create(key);
+      const keyOfA = anApiKey(a.tenant.id, a.user.id);
+      const keyOfB = anApiKey(b.tenant.id, b.user.id);
+      await repos.apiKeys.create(keyOfA);
+      await repos.apiKeys.create(keyOfB);
       const later = new Date(Date.now() + 60_000);
+      const lastUsed = async (tenantId: string) => (await repos.apiKeys.listForTenant(tenantId))[0]?.lastUsedAt;
 
-      await repos.apiKeys.markUsed(b.tenant.id, key.id, later);
-      expect((await repos.apiKeys.listForTenant(a.tenant.id))[0]?.lastUsedAt).toBeNull();
-      await repos.apiKeys.markUsed(a.tenant.id, key.id, later);
-      await repos.apiKeys.markUsed(a.tenant.id, key.id, new Date(later.getTime() - 30_000));
-      expect((await repos.apiKeys.listForTenant(a.tenant.id))[0]?.lastUsedAt).toEqual(later);
+      // A key named with another tenant is not that tenant's: nothing moves.
+      await repos.apiKeys.markUsed([{ tenantId: b.tenant.id, keyId: keyOfA.id, at: later }]);
+      expect(await lastUsed(a.tenant.id)).toBeNull();
+
+      const earlier = new Date(later.getTime() - 30_000);
+      await repos.apiKeys.markUsed([
+        { tenantId: a.tenant.id, keyId: keyOfA.id, at: earlier },
+        { tenantId: b.tenant.id, keyId: keyOfB.id, at: earlier },
+        { tenantId: a.tenant.id, keyId: keyOfA.id, at: later }, // named twice: the later time wins
+        { tenantId: a.tenant.id, keyId: 'not-a-uuid', at: later },
+      ]);
+      expect(await lastUsed(a.tenant.id)).toEqual(later);
+      expect(await lastUsed(b.tenant.id)).toEqual(earlier);
+
+      await repos.apiKeys.markUsed([{ tenantId: a.tenant.id, keyId: keyOfA.id, at: earlier }]);
+      expect(await lastUsed(a.tenant.id)).toEqual(later);
+      await repos.apiKeys.markUsed([]);
     });
   });
 }

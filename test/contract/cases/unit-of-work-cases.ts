@@ -72,7 +72,7 @@ export function describeUnitOfWorkCases(storage: StorageGetter): void {
         await store.unitOfWork.run(async (tx) => {
           await tx.users.changeRole(tenant.id, user.id, 'viewer');
           await tx.apiKeys.revoke(tenant.id, revoked.id);
-          await tx.apiKeys.markUsed(tenant.id, used.id, new Date()); // bookkeeping, not a credential
+          await tx.apiKeys.markUsed([{ tenantId: tenant.id, keyId: used.id, at: new Date() }]); // bookkeeping, not a credential
           reportedBeforeCommit = reports.length > 0;
         });
         expect(reportedBeforeCommit).toBe(false);

@@ -1,8 +1,9 @@
 import { type Selectable, sql } from 'kysely';
-import type { ActiveApiKey, ApiKeyRepository, KeyRevocation } from '../../../application/ports/repositories';
+import type { ActiveApiKey, ApiKeyRepository, ApiKeyUse, KeyRevocation } from '../../../application/ports/repositories';
 import type { ApiKey } from '../../../domain/api-key';
 import { isUuid } from '../../../domain/ids';
 import { LOOKUP_ACTIVE_API_KEY } from './migrations/0002-tenant-walls';
+import { RECORD_API_KEY_USES } from './migrations/0008-credential-check-statements';
 import type { ApiKeysTable } from './schema';
 import { storedRole } from './stored-roles';
 import type { TenantScope } from './tenant-scope';
@@ -94,14 +95,19 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
     return rows.length;
   }
 
-  async markUsed(tenantId: string, keyId: string, at: Date): Promise<void> {
-    if (!isUuid(tenantId) || !isUuid(keyId)) return;
-    await this.scope.forTenant(tenantId, (db) =>
-      db.updateTable('api_keys').set({ last_used_at: at })
-        .where('id', '=', keyId).where('tenant_id', '=', tenantId)
-        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
-        .execute(),
-    );
+  /**
+   * One statement for the whole batch, through the function that moves only last_used_at forward
+   * and matches each key with its own tenant (the batch may span tenants, which one tenant setting
+   * could not).
+   */
+  async markUsed(uses: readonly ApiKeyUse[]): Promise<void> {
+    const valid = uses.filter((use) => isUuid(use.tenantId) && isUuid(use.keyId));
+    if (valid.length === 0) return;
+    const keyIds = valid.map((use) => use.keyId);
+    const tenantIds = valid.map((use) => use.tenantId);
+    const usedAt = valid.map((use) => use.at.toISOString());
+    await sql`select ${sql.id(RECORD_API_KEY_USES)}(${keyIds}::uuid[], ${tenantIds}::uuid[], ${usedAt}::timestamptz[])`
+      .execute(this.scope.db);
   }
 }
 

@@ -6,6 +6,7 @@ import type { Role } from '../../../domain/role';
 import type { User } from '../../../domain/user';
 import { USERS_EMAIL_UNIQUE } from './migrations/0001-initial';
 import { LOOKUP_USER_BY_EMAIL } from './migrations/0002-tenant-walls';
+import { LOOKUP_MEMBER_AUTH_STATE } from './migrations/0008-credential-check-statements';
 import { isUniqueViolation } from './pg-errors';
 import type { DB, UsersTable } from './schema';
 import { storedRole } from './stored-roles';
@@ -65,11 +66,15 @@ export class KyselyUserRepository implements UserRepository {
     return row ? toUser(row) : null;
   }
 
+  /**
+   * On the credential check's path when memory does not answer: one statement through the function
+   * that reads that tenant's member only, with no transaction or tenant setting of its own.
+   */
   async findAuthState(tenantId: string, userId: string): Promise<UserAuthState | null> {
     if (!isUuid(tenantId) || !isUuid(userId)) return null;
-    const row = await this.scope.forTenant(tenantId, (db) =>
-      members(db, tenantId).select(['role', 'auth_version']).where('id', '=', userId).executeTakeFirst(),
-    );
+    const { rows } = await sql<{ role: string; auth_version: number }>`
+      select * from ${sql.id(LOOKUP_MEMBER_AUTH_STATE)}(${tenantId}::uuid, ${userId}::uuid)`.execute(this.scope.db);
+    const row = rows[0];
     return row ? { tenantId, userId, role: storedRole(row.role), authVersion: row.auth_version } : null;
   }
 

@@ -138,10 +138,12 @@ export function memoryRepositories(state: MemoryState): Repositories {
         }
         return revoked;
       },
-      async markUsed(tenantId, keyId, at) {
-        const key = state.apiKeys.get(keyId);
-        if (!key || key.tenantId !== tenantId) return;
-        if (key.lastUsedAt === null || key.lastUsedAt.getTime() < at.getTime()) state.apiKeys.set(keyId, { ...key, lastUsedAt: at });
+      async markUsed(uses) {
+        for (const { tenantId, keyId, at } of uses) {
+          const key = state.apiKeys.get(keyId);
+          if (!key || key.tenantId !== tenantId) continue;
+          if (key.lastUsedAt === null || key.lastUsedAt.getTime() < at.getTime()) state.apiKeys.set(keyId, { ...key, lastUsedAt: at });
+        }
       },
     },
     invites: {

@@ -1,0 +1,65 @@
+/**
+ * What one remembered member and one remembered key cost the credential cache, in bytes of V8 heap:
+ * the cache is filled with N members, then N keys of one owner, from a source that makes fresh
+ * strings per row as the database driver does (and fresh ids per request, as a token's claims
+ * are), and the heap is measured after a full collection before and after each. The figures behind
+ * MEMBER_ENTRY_BYTES and KEY_ENTRY_BYTES, which round them up for the tables' growth.
+ *
+ *   node --expose-gc --import tsx scripts/bench/cache-entry-size.ts [N, default 100000]
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { CachedCredentialStates, KEY_ENTRY_BYTES, MEMBER_ENTRY_BYTES } from '../../src/adapters/cache/cached-credential-states';
+import type { ActiveApiKey, UserAuthState } from '../../src/application/ports/repositories';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function heapUsed(): number {
+  if (!gc) throw new Error('run with node --expose-gc');
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+/** A copy that shares no storage with its source, as a string parsed from a database row would. */
+function fresh(text: string): string {
+  return Buffer.from(text, 'latin1').toString('latin1');
+}
+
+async function main(): Promise<void> {
+  const n = Number(process.argv[2] ?? 100_000);
+  // Flat copies: randomUUID's strings are built by concatenation, and flattening them later (as
+  // fresh() does) would free memory in the middle of the measurement.
+  const tenantId = fresh(randomUUID());
+  const ownerId = fresh(randomUUID());
+  const members = Array.from({ length: n }, () => fresh(randomUUID()));
+  const keys = Array.from({ length: n }, (_, i) => ({ id: fresh(randomUUID()), hash: fresh(createHash('sha256').update(`k${i}`).digest('hex')) }));
+  let current = 0; // the key being looked up: its lookup answers with that key's own id
+  const cache = new CachedCredentialStates({
+    // As the SQL repository does: the state names the member with the strings it was asked for.
+    users: { findAuthState: async (tenant, user): Promise<UserAuthState> => ({ tenantId: tenant, userId: user, role: 'member', authVersion: 0 }) },
+    apiKeys: {
+      findActiveByHash: async (): Promise<ActiveApiKey> => ({
+        keyId: fresh(keys[current]!.id), tenantId: fresh(tenantId), userId: fresh(ownerId), expiresAt: null,
+        owner: { tenantId: fresh(tenantId), userId: fresh(ownerId), role: 'owner', authVersion: 0 },
+      }),
+    },
+  }, { memoryBytes: 2 ** 40, ttlMs: 600_000 });
+
+  const empty = heapUsed();
+  for (const userId of members) await cache.user(fresh(tenantId), fresh(userId));
+  const withMembers = heapUsed();
+  for (current = 0; current < n; current++) await cache.apiKey('pcls_0000000', fresh(keys[current]!.hash));
+  const withKeys = heapUsed();
+
+  const member = (withMembers - empty) / n;
+  const key = (withKeys - withMembers) / n;
+  console.log(`${n} members: ${member.toFixed(0)} bytes each (counted at ${MEMBER_ENTRY_BYTES})`);
+  console.log(`${n} keys of one owner: ${key.toFixed(0)} bytes each (counted at ${KEY_ENTRY_BYTES})`);
+  // Read last, so that nothing measured was collected early (V8 frees what a function no longer reads).
+  console.log(`held: ${cache.size.entries} entries, of ${members.length} members and ${keys.length} keys made`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
