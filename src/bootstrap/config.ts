@@ -6,6 +6,11 @@ export interface Config {
   readonly host: string;
   /** Postgres through pg when set; otherwise the embedded database in pgliteDir. */
   readonly databaseUrl: string | undefined;
+  /**
+   * The login that applies migrations (the schema's owner), when DATABASE_URL is a login that only
+   * serves (a member of the app role); unset, DATABASE_URL's login migrates.
+   */
+  readonly migrationDatabaseUrl: string | undefined;
   readonly pgliteDir: string;
   /** Undefined only outside production: main then makes a random one for this process. */
   readonly jwtSecret: string | undefined;
@@ -87,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     PORT: port({ default: 3000 }),
     HOST: str({ default: '0.0.0.0' }),
     DATABASE_URL: url({ default: undefined }),
+    MIGRATION_DATABASE_URL: url({ default: undefined }),
     PGLITE_DIR: str({ default: '.data/pglite' }),
     JWT_SECRET: str({ default: undefined }),
     JWT_SECRET_PREVIOUS: str({ default: undefined }),
@@ -127,6 +133,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   // Checks across variables, once each is valid on its own (envalid throws when an invalid one is read).
+  if (cleaned.MIGRATION_DATABASE_URL !== undefined && cleaned.DATABASE_URL === undefined) {
+    problems.push('MIGRATION_DATABASE_URL: needs DATABASE_URL (the embedded database has one login)');
+  }
   if (cleaned.REDIS_KEY_PREFIX === '') problems.push('REDIS_KEY_PREFIX: must not be empty');
   if (cleaned.METRICS_PORT !== undefined && cleaned.METRICS_PORT === cleaned.PORT) {
     problems.push('METRICS_PORT: must differ from PORT (leave it unset to serve /metrics on PORT)');
@@ -140,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: cleaned.PORT,
     host: cleaned.HOST,
     databaseUrl: cleaned.DATABASE_URL,
+    migrationDatabaseUrl: cleaned.MIGRATION_DATABASE_URL,
     pgliteDir: cleaned.PGLITE_DIR,
     jwtSecret: cleaned.JWT_SECRET,
     jwtSecretPrevious: cleaned.JWT_SECRET_PREVIOUS,

@@ -18,6 +18,7 @@ import { openCredentialFeed } from './change-feed';
 import { Closeables } from './closeables';
 import { type Config, ConfigError, loadConfig } from './config';
 import { openStorage } from './database';
+import { warnAboutServingLogin } from './database-login';
 import { GracefulShutdown } from './graceful-shutdown';
 import { createLogger } from './logger';
 import { createMetrics } from './metrics';
@@ -72,6 +73,7 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
   const opened = await openStorage(config, (error) => logger.warn({ err: error }, 'postgres: idle connection lost'));
   closeables.add('database', () => opened.storage.close());
   logger.info({ appliedMigrations: opened.appliedMigrations }, `storage: ${opened.location}`);
+  warnAboutServingLogin(config.nodeEnv, opened.loginRisks, logger);
 
   // Every instance hears committed credential changes (Postgres LISTEN), so caches stay current.
   const feed = await openCredentialFeed(config.databaseUrl, opened.storage, (error) => logger.error({ err: error }, 'credential changes'));
