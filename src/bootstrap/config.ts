@@ -20,8 +20,11 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** Express's `trust proxy`: a hop count or a list of addresses/subnets; false trusts no proxy. */
   readonly trustProxy: number | string[] | false;
-  /** Failed logins allowed per account (normalised e-mail) within the window, whatever the address. */
-  readonly loginFailures: { readonly limit: number; readonly windowSeconds: number };
+  /**
+   * Failed logins allowed per account (normalised e-mail) and client address within the window, and
+   * per account over every address (accountLimit, higher).
+   */
+  readonly loginFailures: { readonly limit: number; readonly accountLimit: number; readonly windowSeconds: number };
   readonly corsOrigin: string;
   readonly rateLimits: { readonly global: number; readonly login: number; readonly signup: number };
   readonly inviteTtlSeconds: number;
@@ -99,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     REDIS_URL: url({ default: undefined }),
     TRUST_PROXY: trustProxySetting({ default: false }),
     LOGIN_FAILURE_LIMIT: positiveInt({ default: 10 }),
+    LOGIN_FAILURE_ACCOUNT_LIMIT: positiveInt({ default: 100 }),
     LOGIN_FAILURE_WINDOW_SECONDS: positiveInt({ default: 900 }),
     CORS_ORIGIN: url({ default: 'http://localhost:5173' }),
     RATE_LIMIT_GLOBAL: positiveInt({ default: 100 }),
@@ -136,6 +140,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cleaned.MIGRATION_DATABASE_URL !== undefined && cleaned.DATABASE_URL === undefined) {
     problems.push('MIGRATION_DATABASE_URL: needs DATABASE_URL (the embedded database has one login)');
   }
+  if (cleaned.LOGIN_FAILURE_ACCOUNT_LIMIT < cleaned.LOGIN_FAILURE_LIMIT) {
+    problems.push('LOGIN_FAILURE_ACCOUNT_LIMIT: must be at least LOGIN_FAILURE_LIMIT (it counts every address together)');
+  }
   if (cleaned.REDIS_KEY_PREFIX === '') problems.push('REDIS_KEY_PREFIX: must not be empty');
   if (cleaned.METRICS_PORT !== undefined && cleaned.METRICS_PORT === cleaned.PORT) {
     problems.push('METRICS_PORT: must differ from PORT (leave it unset to serve /metrics on PORT)');
@@ -155,7 +162,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecretPrevious: cleaned.JWT_SECRET_PREVIOUS,
     redisUrl: cleaned.REDIS_URL,
     trustProxy: cleaned.TRUST_PROXY,
-    loginFailures: { limit: cleaned.LOGIN_FAILURE_LIMIT, windowSeconds: cleaned.LOGIN_FAILURE_WINDOW_SECONDS },
+    loginFailures: {
+      limit: cleaned.LOGIN_FAILURE_LIMIT,
+      accountLimit: cleaned.LOGIN_FAILURE_ACCOUNT_LIMIT,
+      windowSeconds: cleaned.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
     corsOrigin: cleaned.CORS_ORIGIN,
     rateLimits: { global: cleaned.RATE_LIMIT_GLOBAL, login: cleaned.RATE_LIMIT_LOGIN, signup: cleaned.RATE_LIMIT_SIGNUP },
     inviteTtlSeconds: cleaned.INVITE_TTL_SECONDS,

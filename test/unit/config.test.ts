@@ -58,9 +58,13 @@ describe('loadConfig', () => {
   });
 
   it('reads the per-account login throttle and Redis', () => {
-    expect(loadConfig({}).loginFailures).toEqual({ limit: 10, windowSeconds: 900 });
-    const config = loadConfig({ LOGIN_FAILURE_LIMIT: '3', LOGIN_FAILURE_WINDOW_SECONDS: '60', REDIS_URL: 'redis://127.0.0.1:6379' });
-    expect(config.loginFailures).toEqual({ limit: 3, windowSeconds: 60 });
+    expect(loadConfig({}).loginFailures).toEqual({ limit: 10, accountLimit: 100, windowSeconds: 900 });
+    const config = loadConfig({
+      LOGIN_FAILURE_LIMIT: '3', LOGIN_FAILURE_ACCOUNT_LIMIT: '30', LOGIN_FAILURE_WINDOW_SECONDS: '60', REDIS_URL: 'redis://127.0.0.1:6379',
+    });
+    expect(config.loginFailures).toEqual({ limit: 3, accountLimit: 30, windowSeconds: 60 });
+    // The ceiling over every address cannot be below the count from one.
+    expect(() => loadConfig({ LOGIN_FAILURE_LIMIT: '20', LOGIN_FAILURE_ACCOUNT_LIMIT: '10' })).toThrow(/LOGIN_FAILURE_ACCOUNT_LIMIT/);
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
   });
 
