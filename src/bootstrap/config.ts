@@ -45,6 +45,8 @@ export interface Config {
     /** From the signal: how long /readyz answers 503 while requests are still accepted. */
     readonly delayMs: number;
   };
+  /** Slow clients: how long a request may take to arrive (Node answers 408 and closes the connection). */
+  readonly http: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number };
   readonly metrics: {
     readonly enabled: boolean;
     /** Serve /metrics here (on HOST) instead of on the main port. */
@@ -116,6 +118,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     DB_STATEMENT_TIMEOUT_MS: positiveInt({ default: 5_000 }),
     SHUTDOWN_GRACE_MS: positiveInt({ default: 10_000 }),
     SHUTDOWN_DELAY_MS: wholeNumber({ default: 0 }),
+    HEADERS_TIMEOUT_MS: positiveInt({ default: 10_000 }),
+    REQUEST_TIMEOUT_MS: positiveInt({ default: 30_000 }),
     METRICS_ENABLED: bool({ default: true }),
     METRICS_PORT: port({ default: undefined }),
   }, {
@@ -146,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cleaned.REDIS_KEY_PREFIX === '') problems.push('REDIS_KEY_PREFIX: must not be empty');
   if (cleaned.METRICS_PORT !== undefined && cleaned.METRICS_PORT === cleaned.PORT) {
     problems.push('METRICS_PORT: must differ from PORT (leave it unset to serve /metrics on PORT)');
+  }
+  if (cleaned.HEADERS_TIMEOUT_MS > cleaned.REQUEST_TIMEOUT_MS) {
+    problems.push('HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)');
   }
   if (cleaned.SHUTDOWN_DELAY_MS >= cleaned.SHUTDOWN_GRACE_MS) {
     problems.push('SHUTDOWN_DELAY_MS: must be less than SHUTDOWN_GRACE_MS, or no time is left to finish requests');
@@ -179,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statementTimeoutMs: cleaned.DB_STATEMENT_TIMEOUT_MS,
     },
     shutdown: { graceMs: cleaned.SHUTDOWN_GRACE_MS, delayMs: cleaned.SHUTDOWN_DELAY_MS },
+    http: { headersTimeoutMs: cleaned.HEADERS_TIMEOUT_MS, requestTimeoutMs: cleaned.REQUEST_TIMEOUT_MS },
     metrics: { enabled: cleaned.METRICS_ENABLED, port: cleaned.METRICS_PORT },
   };
 }

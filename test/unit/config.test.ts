@@ -68,6 +68,13 @@ describe('loadConfig', () => {
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
   });
 
+  it('reads the slow-client limits: 10 s for the headers, 30 s for the whole request by default', () => {
+    expect(loadConfig({}).http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
+    expect(loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '8000' }).http).toEqual({ headersTimeoutMs: 5_000, requestTimeoutMs: 8_000 });
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '8000' })).toThrow(/HEADERS_TIMEOUT_MS: must not exceed/);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
+  });
+
   it('reads the operations settings, with their defaults', () => {
     expect(loadConfig({})).toMatchObject({
       redisKeyPrefix: 'portcullis:',
