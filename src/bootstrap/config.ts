@@ -49,7 +49,11 @@ export interface Config {
   readonly http: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number };
   readonly metrics: {
     readonly enabled: boolean;
-    /** Serve /metrics here (on HOST) instead of on the main port. */
+    /**
+     * Serve /metrics here (on HOST), a management port of its own, instead of on the main port.
+     * Undefined: on the main port (outside production by default; in production only when
+     * METRICS_ON_MAIN_PORT says so).
+     */
     readonly port: number | undefined;
   };
 }
@@ -59,6 +63,12 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   }
 }
+
+/**
+ * Where production serves /metrics unless told otherwise: a management port of its own, so login,
+ * throttle and failure counts never answer on the public port. The Prometheus exporters' usual port.
+ */
+export const DEFAULT_PRODUCTION_METRICS_PORT = 9464;
 
 /** Production secrets must carry at least 256 bits for HS256. */
 export const MIN_PRODUCTION_SECRET_BYTES = 32;
@@ -122,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     REQUEST_TIMEOUT_MS: positiveInt({ default: 30_000 }),
     METRICS_ENABLED: bool({ default: true }),
     METRICS_PORT: port({ default: undefined }),
+    METRICS_ON_MAIN_PORT: bool({ default: false }),
   }, {
     reporter: ({ errors }) => {
       for (const [name, error] of Object.entries(errors)) {
@@ -148,8 +159,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('LOGIN_FAILURE_ACCOUNT_LIMIT: must be at least LOGIN_FAILURE_LIMIT (it counts every address together)');
   }
   if (cleaned.REDIS_KEY_PREFIX === '') problems.push('REDIS_KEY_PREFIX: must not be empty');
-  if (cleaned.METRICS_PORT !== undefined && cleaned.METRICS_PORT === cleaned.PORT) {
-    problems.push('METRICS_PORT: must differ from PORT (leave it unset to serve /metrics on PORT)');
+  if (cleaned.METRICS_ON_MAIN_PORT && cleaned.METRICS_PORT !== undefined) {
+    problems.push('METRICS_ON_MAIN_PORT: cannot be set with METRICS_PORT (choose one place for /metrics)');
+  }
+  const metricsPort = cleaned.METRICS_PORT
+    ?? (cleaned.NODE_ENV === 'production' && !cleaned.METRICS_ON_MAIN_PORT ? DEFAULT_PRODUCTION_METRICS_PORT : undefined);
+  if (metricsPort !== undefined && metricsPort === cleaned.PORT) {
+    problems.push(cleaned.METRICS_PORT === undefined
+      ? `PORT: is the default metrics port in production (${DEFAULT_PRODUCTION_METRICS_PORT}); set METRICS_PORT to another`
+      : 'METRICS_PORT: must differ from PORT (in production, set METRICS_ON_MAIN_PORT=true to serve /metrics on PORT)');
   }
   if (cleaned.HEADERS_TIMEOUT_MS > cleaned.REQUEST_TIMEOUT_MS) {
     problems.push('HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)');
@@ -187,6 +205,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     shutdown: { graceMs: cleaned.SHUTDOWN_GRACE_MS, delayMs: cleaned.SHUTDOWN_DELAY_MS },
     http: { headersTimeoutMs: cleaned.HEADERS_TIMEOUT_MS, requestTimeoutMs: cleaned.REQUEST_TIMEOUT_MS },
-    metrics: { enabled: cleaned.METRICS_ENABLED, port: cleaned.METRICS_PORT },
+    metrics: { enabled: cleaned.METRICS_ENABLED, port: metricsPort },
   };
 }
