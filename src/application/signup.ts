@@ -1,5 +1,6 @@
 import { EmailAlreadyRegistered, InvalidInviteToken, InviteAlreadyAccepted, InviteExpired, TenantNameRequired } from '../domain/errors';
 import { normalizeEmail } from '../domain/email';
+import { normalizeTenantName } from '../domain/tenant';
 import { inviteState, isWellFormedInviteToken } from '../domain/invite';
 import type { Role } from '../domain/role';
 import { INITIAL_AUTH_VERSION } from '../domain/user';
@@ -61,7 +62,7 @@ export class Signup {
     const joined = await unitOfWork.run(async (tx) => {
       const target = input.inviteToken !== undefined
         ? await this.acceptInvite(tx, input.inviteToken)
-        : await this.createTenant(tx, input.tenantName as string);
+        : await this.createTenant(tx, normalizeTenantName(input.tenantName as string));
       await tx.users.create({
         id: userId, tenantId: target.tenantId, email, passwordHash, role: target.role, createdAt: this.deps.clock.now(),
         authVersion: INITIAL_AUTH_VERSION,
