@@ -1,4 +1,4 @@
-import { ApiKeyNotFound } from '../domain/errors';
+import { ApiKeyNotFound, OwnerKeyRequiresOwner } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import type { Principal } from '../domain/principal';
 import { assertRoleAtLeast } from '../domain/role';
@@ -12,7 +12,11 @@ export interface RevokeApiKeyDeps {
   readonly trail: AuditTrail;
 }
 
-/** Revokes a key of the caller's tenant; the record stays. Revoking a revoked key again is not an error. */
+/**
+ * Revokes a key of the caller's tenant; the record stays. Revoking a revoked key again is not an
+ * error. Only an owner revokes a key whose creator is an owner (the rule for members, applied to
+ * the credentials that act as them); an admin revokes any other key.
+ */
 export class RevokeApiKey {
   constructor(private readonly deps: RevokeApiKeyDeps) {}
 
@@ -22,6 +26,12 @@ export class RevokeApiKey {
     const id = keyId.toLowerCase();
     // In a unit of work so that the revocation and its announcement to other instances commit together.
     const found = await this.deps.unitOfWork.run(async (tx) => {
+      const key = await tx.apiKeys.findById(caller.tenantId, id);
+      if (!key) return false;
+      // The key acts with its creator's current role: an owner's key is an owner's credential.
+      if (caller.role !== 'owner' && (await tx.users.findById(caller.tenantId, key.userId))?.role === 'owner') {
+        throw new OwnerKeyRequiresOwner();
+      }
       if (!(await tx.apiKeys.revoke(caller.tenantId, id))) return false;
       await tx.auditEvents.append(this.deps.trail.event(origin, {
         tenantId: caller.tenantId, actor: caller, action: 'api_key.revoked', targetId: id,
