@@ -28,6 +28,8 @@ export interface Config {
   readonly corsOrigin: string;
   readonly rateLimits: { readonly global: number; readonly login: number; readonly signup: number };
   readonly inviteTtlSeconds: number;
+  /** Off by default (the contract accepts an invite's token with any address); on, signup must use the invited address. */
+  readonly inviteRequireEmailMatch: boolean;
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly logLevel: string;
   /** Key prefix of everything written to Redis, so environments can share one Redis. */
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     RATE_LIMIT_LOGIN: positiveInt({ default: 5 }),
     RATE_LIMIT_SIGNUP: positiveInt({ default: 3 }),
     INVITE_TTL_SECONDS: positiveInt({ default: 604_800 }),
+    INVITE_REQUIRE_EMAIL_MATCH: bool({ default: false }),
     LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
     REDIS_KEY_PREFIX: str({ default: 'portcullis:' }),
     DB_POOL_MAX: positiveInt({ default: 10 }),
@@ -195,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigin: cleaned.CORS_ORIGIN,
     rateLimits: { global: cleaned.RATE_LIMIT_GLOBAL, login: cleaned.RATE_LIMIT_LOGIN, signup: cleaned.RATE_LIMIT_SIGNUP },
     inviteTtlSeconds: cleaned.INVITE_TTL_SECONDS,
+    inviteRequireEmailMatch: cleaned.INVITE_REQUIRE_EMAIL_MATCH,
     nodeEnv: cleaned.NODE_ENV,
     logLevel: cleaned.LOG_LEVEL,
     redisKeyPrefix: cleaned.REDIS_KEY_PREFIX,

@@ -94,7 +94,7 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
     loginThrottle,
     credentials: feed.credentials,
     onBackgroundError: (error) => logger.error({ err: error }, 'api key usage'),
-  }, { inviteTtlSeconds: config.inviteTtlSeconds });
+  }, { inviteTtlSeconds: config.inviteTtlSeconds, inviteRequireEmailMatch: config.inviteRequireEmailMatch });
 
   const server = createHttpServer(config.http);
   const shutdown = new GracefulShutdown(server, closeables, config.shutdown, logger, exit);
