@@ -75,8 +75,9 @@ describe('graceful shutdown of the real process', () => {
     expect(exit).toMatchObject({ code: 0, signal: null });
     expect(exit.at - signalledAt).toBeLessThan(graceMs);
     const closed = service.logs.filter((line) => line.resource).map((line) => line.msg);
-    // Reverse order of opening: the change listener (a no-op without Postgres), the database, Redis.
-    const opened = ['closed credential listener', 'closed database'];
+    // Reverse order of opening: the metrics server (production serves metrics on a port of their
+    // own), the change listener (a no-op without Postgres), the database, Redis.
+    const opened = ['closed metrics server', 'closed credential listener', 'closed database'];
     expect(closed).toEqual(process.env['REDIS_URL'] ? [...opened, 'closed redis'] : opened);
     // The last line, written after every other: the log is flushed in order before the exit.
     expect(service.logs.at(-1)).toMatchObject({ msg: 'shutdown complete', drained: true, closed: true });
