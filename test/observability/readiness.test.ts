@@ -91,5 +91,5 @@ describe('pendingMigrations (the readiness query, run as the app role)', () => {
     } finally {
       await blank.close();
     }
-  });
+  }, 120_000); // two embedded databases start here, each taking seconds on a busy machine
 });
