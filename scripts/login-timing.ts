@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     ids: new RandomUuidGenerator(),
     secrets: new NodeSecrets(),
     clock,
-    loginThrottle: new MemoryLoginThrottle({ limit: WIDE_OPEN, windowSeconds: 60 }, clock),
+    loginThrottle: new MemoryLoginThrottle({ limit: WIDE_OPEN, accountLimit: WIDE_OPEN, windowSeconds: 60 }, clock),
   }, policy);
   const app = createApp(useCases, {
     corsOrigin: 'http://localhost:5173',

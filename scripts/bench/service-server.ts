@@ -57,6 +57,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_LOGIN: RAISED,
     RATE_LIMIT_SIGNUP: RAISED,
     LOGIN_FAILURE_LIMIT: RAISED,
+    LOGIN_FAILURE_ACCOUNT_LIMIT: RAISED,
     LOG_LEVEL: 'info',
   };
   delete env['REDIS_URL']; // counters in process, as on a single instance

@@ -32,7 +32,8 @@ export interface ChangePasswordDeps {
 
 /**
  * The caller's own password. The current password is checked through the login throttle, counted
- * per account as logins are, so a stolen token cannot be used to guess it faster than a login could.
+ * per account and client address as logins are, so a stolen token cannot be used to guess it faster
+ * than a login could, and an attacker's failed logins elsewhere do not stop the owner changing it.
  * Both scrypt runs happen before the transaction, which only writes.
  */
 export class ChangePassword {
@@ -43,11 +44,11 @@ export class ChangePassword {
     const user = await repos.users.findById(caller.tenantId, caller.userId);
     if (!user) throw callerGone(caller);
 
-    const accountKey = secrets.sha256Hex(user.email);
-    const decision = await throttle.recordAttempt(accountKey);
+    const attempt = { accountKey: secrets.sha256Hex(user.email), clientAddress: origin.clientAddress };
+    const decision = await throttle.recordAttempt(attempt);
     if (!decision.allowed) throw new TooManyFailedLogins(decision.retryAfterSeconds);
     if (!(await hasher.verify(input.currentPassword, user.passwordHash))) throw new CurrentPasswordIncorrect();
-    await throttle.reset(accountKey);
+    await throttle.recordSuccess(attempt);
 
     const passwordHash = await hasher.hash(input.newPassword);
     const authVersion = await unitOfWork.run(async (tx) => {

@@ -24,7 +24,7 @@ export interface LoginDeps {
   readonly tokens: TokenService;
   /** For the throttle's account key: the SHA-256 of the normalised e-mail, never the address. */
   readonly secrets: Secrets;
-  /** Failed attempts per account, across every client address. */
+  /** Failed attempts per account and client address, and per account across every address. */
   readonly throttle: LoginThrottle;
   /**
    * A hash of a throwaway password, made at start: an unknown e-mail is verified against it so that
@@ -42,13 +42,13 @@ export class Login {
    * The throttle is asked first, before the user is looked up or the password verified, so a
    * throttled account is refused whatever the password (a right guess during the throttle is not
    * revealed) and the same for known and unknown e-mails (it does not reveal which accounts exist).
-   * Only a success wipes the count, so what stays counted is failures.
+   * Only a success takes its attempt back, so what stays counted is failures.
    */
   async execute(input: LoginInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<LoginResult> {
     const { users, hasher, tokens, secrets, throttle, dummyHash } = this.deps;
     const email = normalizeEmail(input.email);
-    const accountKey = secrets.sha256Hex(email);
-    const decision = await throttle.recordAttempt(accountKey);
+    const attempt = { accountKey: secrets.sha256Hex(email), clientAddress: origin.clientAddress };
+    const decision = await throttle.recordAttempt(attempt);
     if (!decision.allowed) {
       await this.recordFailure(origin, await users.findByEmail(email), 'throttled');
       throw new TooManyFailedLogins(decision.retryAfterSeconds);
@@ -60,7 +60,7 @@ export class Login {
       await this.recordFailure(origin, user, 'invalid_credentials');
       throw new InvalidCredentials();
     }
-    await throttle.reset(accountKey);
+    await throttle.recordSuccess(attempt);
     // The only moment the plain password is at hand: renew a hash made at older scrypt parameters.
     if (hasher.needsRehash(user.passwordHash)) {
       await users.updatePasswordHash(user.tenantId, user.id, await hasher.hash(input.password));

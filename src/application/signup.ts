@@ -1,5 +1,6 @@
 import { EmailAlreadyRegistered, InvalidInviteToken, InviteAlreadyAccepted, InviteExpired, TenantNameRequired } from '../domain/errors';
 import { normalizeEmail } from '../domain/email';
+import { normalizeTenantName } from '../domain/tenant';
 import { inviteState, isWellFormedInviteToken } from '../domain/invite';
 import type { Role } from '../domain/role';
 import { INITIAL_AUTH_VERSION } from '../domain/user';
@@ -42,6 +43,11 @@ export interface SignupDeps {
   readonly secrets: Secrets;
   readonly clock: Clock;
   readonly trail: AuditTrail;
+  /**
+   * When true, an invite is accepted only by a signup with the address it was sent to; otherwise
+   * (the contract's rule) by any address holding its token.
+   */
+  readonly inviteRequiresEmailMatch?: boolean;
 }
 
 /** Rules S-1 to S-5: a new tenant with its owner, or a new member through an invite, in one transaction. */
@@ -60,8 +66,8 @@ export class Signup {
     const userId = ids.newId();
     const joined = await unitOfWork.run(async (tx) => {
       const target = input.inviteToken !== undefined
-        ? await this.acceptInvite(tx, input.inviteToken)
-        : await this.createTenant(tx, input.tenantName as string);
+        ? await this.acceptInvite(tx, input.inviteToken, email)
+        : await this.createTenant(tx, normalizeTenantName(input.tenantName as string));
       await tx.users.create({
         id: userId, tenantId: target.tenantId, email, passwordHash, role: target.role, createdAt: this.deps.clock.now(),
         authVersion: INITIAL_AUTH_VERSION,
@@ -75,10 +81,13 @@ export class Signup {
   }
 
   /** S-2: the invite path wins even when a tenant name is also given. */
-  private async acceptInvite(tx: Repositories, token: string): Promise<Joined> {
+  private async acceptInvite(tx: Repositories, token: string, email: string): Promise<Joined> {
     const now = this.deps.clock.now();
     const invite = isWellFormedInviteToken(token) ? await tx.invites.findByToken(token) : null;
     if (!invite) throw new InvalidInviteToken();
+    // Invites are stored with the address normalised as signups are. A token used for another
+    // address is answered as if it did not exist: it says nothing of the invite's state.
+    if (this.deps.inviteRequiresEmailMatch && normalizeEmail(invite.email) !== email) throw new InvalidInviteToken();
     const state = inviteState(invite, now);
     if (state === 'accepted') throw new InviteAlreadyAccepted();
     if (state === 'expired') throw new InviteExpired();

@@ -6,6 +6,11 @@ export interface Config {
   readonly host: string;
   /** Postgres through pg when set; otherwise the embedded database in pgliteDir. */
   readonly databaseUrl: string | undefined;
+  /**
+   * The login that applies migrations (the schema's owner), when DATABASE_URL is a login that only
+   * serves (a member of the app role); unset, DATABASE_URL's login migrates.
+   */
+  readonly migrationDatabaseUrl: string | undefined;
   readonly pgliteDir: string;
   /** Undefined only outside production: main then makes a random one for this process. */
   readonly jwtSecret: string | undefined;
@@ -15,11 +20,16 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** Express's `trust proxy`: a hop count or a list of addresses/subnets; false trusts no proxy. */
   readonly trustProxy: number | string[] | false;
-  /** Failed logins allowed per account (normalised e-mail) within the window, whatever the address. */
-  readonly loginFailures: { readonly limit: number; readonly windowSeconds: number };
+  /**
+   * Failed logins allowed per account (normalised e-mail) and client address within the window, and
+   * per account over every address (accountLimit, higher).
+   */
+  readonly loginFailures: { readonly limit: number; readonly accountLimit: number; readonly windowSeconds: number };
   readonly corsOrigin: string;
   readonly rateLimits: { readonly global: number; readonly login: number; readonly signup: number };
   readonly inviteTtlSeconds: number;
+  /** Off by default (the contract accepts an invite's token with any address); on, signup must use the invited address. */
+  readonly inviteRequireEmailMatch: boolean;
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly logLevel: string;
   /** Key prefix of everything written to Redis, so environments can share one Redis. */
@@ -52,9 +62,15 @@ export interface Config {
     /** Distinct keys gathered before the write goes early. */
     readonly maxPending: number;
   };
+  /** Slow clients: how long a request may take to arrive (Node answers 408 and closes the connection). */
+  readonly http: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number };
   readonly metrics: {
     readonly enabled: boolean;
-    /** Serve /metrics here (on HOST) instead of on the main port. */
+    /**
+     * Serve /metrics here (on HOST), a management port of its own, instead of on the main port.
+     * Undefined: on the main port (outside production by default; in production only when
+     * METRICS_ON_MAIN_PORT says so).
+     */
     readonly port: number | undefined;
   };
 }
@@ -64,6 +80,12 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   }
 }
+
+/**
+ * Where production serves /metrics unless told otherwise: a management port of its own, so login,
+ * throttle and failure counts never answer on the public port. The Prometheus exporters' usual port.
+ */
+export const DEFAULT_PRODUCTION_METRICS_PORT = 9464;
 
 /** Production secrets must carry at least 256 bits for HS256. */
 export const MIN_PRODUCTION_SECRET_BYTES = 32;
@@ -102,18 +124,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     PORT: port({ default: 3000 }),
     HOST: str({ default: '0.0.0.0' }),
     DATABASE_URL: url({ default: undefined }),
+    MIGRATION_DATABASE_URL: url({ default: undefined }),
     PGLITE_DIR: str({ default: '.data/pglite' }),
     JWT_SECRET: str({ default: undefined }),
     JWT_SECRET_PREVIOUS: str({ default: undefined }),
     REDIS_URL: url({ default: undefined }),
     TRUST_PROXY: trustProxySetting({ default: false }),
     LOGIN_FAILURE_LIMIT: positiveInt({ default: 10 }),
+    LOGIN_FAILURE_ACCOUNT_LIMIT: positiveInt({ default: 100 }),
     LOGIN_FAILURE_WINDOW_SECONDS: positiveInt({ default: 900 }),
     CORS_ORIGIN: url({ default: 'http://localhost:5173' }),
     RATE_LIMIT_GLOBAL: positiveInt({ default: 100 }),
     RATE_LIMIT_LOGIN: positiveInt({ default: 5 }),
     RATE_LIMIT_SIGNUP: positiveInt({ default: 3 }),
     INVITE_TTL_SECONDS: positiveInt({ default: 604_800 }),
+    INVITE_REQUIRE_EMAIL_MATCH: bool({ default: false }),
     LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
     REDIS_KEY_PREFIX: str({ default: 'portcullis:' }),
     DB_POOL_MAX: positiveInt({ default: 10 }),
@@ -126,8 +151,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     API_KEY_USAGE_FLUSH_SECONDS: positiveInt({ default: 60 }),
     API_KEY_USAGE_KEYS_PER_STATEMENT: positiveInt({ default: 10_000 }),
     API_KEY_USAGE_MAX_PENDING: positiveInt({ default: 200_000 }),
+    HEADERS_TIMEOUT_MS: positiveInt({ default: 10_000 }),
+    REQUEST_TIMEOUT_MS: positiveInt({ default: 30_000 }),
     METRICS_ENABLED: bool({ default: true }),
     METRICS_PORT: port({ default: undefined }),
+    METRICS_ON_MAIN_PORT: bool({ default: false }),
   }, {
     reporter: ({ errors }) => {
       for (const [name, error] of Object.entries(errors)) {
@@ -147,9 +175,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   // Checks across variables, once each is valid on its own (envalid throws when an invalid one is read).
+  if (cleaned.MIGRATION_DATABASE_URL !== undefined && cleaned.DATABASE_URL === undefined) {
+    problems.push('MIGRATION_DATABASE_URL: needs DATABASE_URL (the embedded database has one login)');
+  }
+  if (cleaned.LOGIN_FAILURE_ACCOUNT_LIMIT < cleaned.LOGIN_FAILURE_LIMIT) {
+    problems.push('LOGIN_FAILURE_ACCOUNT_LIMIT: must be at least LOGIN_FAILURE_LIMIT (it counts every address together)');
+  }
   if (cleaned.REDIS_KEY_PREFIX === '') problems.push('REDIS_KEY_PREFIX: must not be empty');
-  if (cleaned.METRICS_PORT !== undefined && cleaned.METRICS_PORT === cleaned.PORT) {
-    problems.push('METRICS_PORT: must differ from PORT (leave it unset to serve /metrics on PORT)');
+  if (cleaned.METRICS_ON_MAIN_PORT && cleaned.METRICS_PORT !== undefined) {
+    problems.push('METRICS_ON_MAIN_PORT: cannot be set with METRICS_PORT (choose one place for /metrics)');
+  }
+  const metricsPort = cleaned.METRICS_PORT
+    ?? (cleaned.NODE_ENV === 'production' && !cleaned.METRICS_ON_MAIN_PORT ? DEFAULT_PRODUCTION_METRICS_PORT : undefined);
+  if (metricsPort !== undefined && metricsPort === cleaned.PORT) {
+    problems.push(cleaned.METRICS_PORT === undefined
+      ? `PORT: is the default metrics port in production (${DEFAULT_PRODUCTION_METRICS_PORT}); set METRICS_PORT to another`
+      : 'METRICS_PORT: must differ from PORT (in production, set METRICS_ON_MAIN_PORT=true to serve /metrics on PORT)');
+  }
+  if (cleaned.HEADERS_TIMEOUT_MS > cleaned.REQUEST_TIMEOUT_MS) {
+    problems.push('HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)');
   }
   if (cleaned.SHUTDOWN_DELAY_MS >= cleaned.SHUTDOWN_GRACE_MS) {
     problems.push('SHUTDOWN_DELAY_MS: must be less than SHUTDOWN_GRACE_MS, or no time is left to finish requests');
@@ -160,15 +204,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: cleaned.PORT,
     host: cleaned.HOST,
     databaseUrl: cleaned.DATABASE_URL,
+    migrationDatabaseUrl: cleaned.MIGRATION_DATABASE_URL,
     pgliteDir: cleaned.PGLITE_DIR,
     jwtSecret: cleaned.JWT_SECRET,
     jwtSecretPrevious: cleaned.JWT_SECRET_PREVIOUS,
     redisUrl: cleaned.REDIS_URL,
     trustProxy: cleaned.TRUST_PROXY,
-    loginFailures: { limit: cleaned.LOGIN_FAILURE_LIMIT, windowSeconds: cleaned.LOGIN_FAILURE_WINDOW_SECONDS },
+    loginFailures: {
+      limit: cleaned.LOGIN_FAILURE_LIMIT,
+      accountLimit: cleaned.LOGIN_FAILURE_ACCOUNT_LIMIT,
+      windowSeconds: cleaned.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
     corsOrigin: cleaned.CORS_ORIGIN,
     rateLimits: { global: cleaned.RATE_LIMIT_GLOBAL, login: cleaned.RATE_LIMIT_LOGIN, signup: cleaned.RATE_LIMIT_SIGNUP },
     inviteTtlSeconds: cleaned.INVITE_TTL_SECONDS,
+    inviteRequireEmailMatch: cleaned.INVITE_REQUIRE_EMAIL_MATCH,
     nodeEnv: cleaned.NODE_ENV,
     logLevel: cleaned.LOG_LEVEL,
     redisKeyPrefix: cleaned.REDIS_KEY_PREFIX,
@@ -184,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keysPerStatement: cleaned.API_KEY_USAGE_KEYS_PER_STATEMENT,
       maxPending: cleaned.API_KEY_USAGE_MAX_PENDING,
     },
-    metrics: { enabled: cleaned.METRICS_ENABLED, port: cleaned.METRICS_PORT },
+    http: { headersTimeoutMs: cleaned.HEADERS_TIMEOUT_MS, requestTimeoutMs: cleaned.REQUEST_TIMEOUT_MS },
+    metrics: { enabled: cleaned.METRICS_ENABLED, port: metricsPort },
   };
 }

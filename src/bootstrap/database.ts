@@ -4,11 +4,11 @@ import {
 import { openPglite, openPostgres, type OpenDatabase, type PoolStats } from '../adapters/persistence/kysely/dialects';
 import { PgliteChangeListener } from '../adapters/persistence/kysely/pglite-change-listener';
 import { createKyselyStorage } from '../adapters/persistence/kysely/kysely-storage';
-import { openServingPglite, openServingPostgres, pendingMigrations } from '../adapters/persistence/kysely/serving-database';
+import { openServingPglite, openServingPostgres, pendingMigrations, servingLoginRisks } from '../adapters/persistence/kysely/serving-database';
 import type { Storage } from '../adapters/persistence/storage';
 import type { Config } from './config';
 
-type DatabaseConfig = Pick<Config, 'databaseUrl' | 'pgliteDir'> & Partial<Pick<Config, 'database'>>;
+type DatabaseConfig = Pick<Config, 'databaseUrl' | 'pgliteDir'> & Partial<Pick<Config, 'database' | 'migrationDatabaseUrl'>>;
 
 export interface OpenedStorage {
   readonly storage: Storage;
@@ -21,6 +21,12 @@ export interface OpenedStorage {
   readonly poolStats: (() => PoolStats) | undefined;
   /** How this instance hears the database's credential-change announcements (change-feed.ts). */
   readonly listenForChanges: ListenForChanges;
+  /**
+   * What the serving login could do beyond the app role (superuser, owner of the tables, ...), for a
+   * warning at start; empty for a least-privileged login, and on PGlite, whose one session is
+   * always a superuser's (the embedded database has no logins to choose from).
+   */
+  readonly loginRisks: string[];
 }
 
 /** A listener for the credential-change channel of the database the storage is on. */
@@ -38,11 +44,13 @@ export function changeListenerFor(databaseUrl: string | undefined, opened: Pick<
 }
 
 /**
- * Postgres when DATABASE_URL is set, the embedded PGlite otherwise, as the connecting user (the
- * schema's owner): what `npm run migrate` needs. The service itself uses openStorage.
+ * Postgres when DATABASE_URL is set, the embedded PGlite otherwise, as the login that migrates
+ * (MIGRATION_DATABASE_URL when set, else DATABASE_URL): what `npm run migrate` needs. The service
+ * itself uses openStorage.
  */
 export async function openDatabase(config: DatabaseConfig): Promise<OpenDatabase & { location: string }> {
-  if (config.databaseUrl) return { ...openPostgres(config.databaseUrl), location: locationOf(config) };
+  const url = config.migrationDatabaseUrl ?? config.databaseUrl;
+  if (url) return { ...openPostgres(url), location: `postgres ${redactUrl(url)}` };
   return { ...(await openPglite(config.pgliteDir)), location: locationOf(config) };
 }
 
@@ -61,10 +69,19 @@ export async function openStorage(
       connectTimeoutMs: config.database?.connectTimeoutMs,
       statementTimeoutMs: config.database?.statementTimeoutMs,
       onConnectionError: onIdleConnectionError,
+      migrationUrl: config.migrationDatabaseUrl,
     })
     : await openServingPglite(config.pgliteDir);
   const { db, close, appliedMigrations, poolStats } = opened;
+  let loginRisks: string[] = [];
+  try {
+    if (config.databaseUrl) loginRisks = await servingLoginRisks(db);
+  } catch (error) {
+    await close();
+    throw error;
+  }
   return {
+    loginRisks,
     storage: createKyselyStorage(db, close),
     listenForChanges: changeListenerFor(config.databaseUrl, opened),
     location: locationOf(config),

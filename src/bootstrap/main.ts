@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { LoginThrottle } from '../application/ports/login-throttle';
@@ -19,7 +19,9 @@ import { openCredentialFeed } from './change-feed';
 import { Closeables } from './closeables';
 import { type Config, ConfigError, loadConfig } from './config';
 import { openStorage } from './database';
+import { warnAboutServingLogin } from './database-login';
 import { GracefulShutdown } from './graceful-shutdown';
+import { createHttpServer } from './http-server';
 import { createLogger } from './logger';
 import { createMetrics } from './metrics';
 import { readinessProbe } from './readiness';
@@ -73,6 +75,7 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
   const opened = await openStorage(config, (error) => logger.warn({ err: error }, 'postgres: idle connection lost'));
   closeables.add('database', () => opened.storage.close());
   logger.info({ appliedMigrations: opened.appliedMigrations }, `storage: ${opened.location}`);
+  warnAboutServingLogin(config.nodeEnv, opened.loginRisks, logger);
 
   // Every instance hears every committed credential change (the database's triggers, LISTEN), so caches stay current.
   const feed = await openCredentialFeed(
@@ -97,9 +100,9 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
     loginThrottle,
     credentials: feed.credentials,
     keyUsage,
-  }, { inviteTtlSeconds: config.inviteTtlSeconds });
+  }, { inviteTtlSeconds: config.inviteTtlSeconds, inviteRequireEmailMatch: config.inviteRequireEmailMatch });
 
-  const server = createServer({ keepAliveTimeout: 5_000 });
+  const server = createHttpServer(config.http);
   const shutdown = new GracefulShutdown(server, closeables, config.shutdown, logger, exit);
   const metrics = config.metrics.enabled ? createMetrics(opened.poolStats) : undefined;
 
@@ -122,7 +125,9 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
   server.on('request', app);
 
   if (metrics && config.metrics.port !== undefined) {
-    const metricsServer = await listen(createServer(createMetricsApp(metrics.registry)), config.metrics.port, config.host);
+    const metricsServer = createHttpServer(config.http);
+    metricsServer.on('request', createMetricsApp(metrics.registry));
+    await listen(metricsServer, config.metrics.port, config.host);
     closeables.add('metrics server', () => closeServer(metricsServer));
     logger.info({ port: config.metrics.port }, `metrics on http://${config.host}:${config.metrics.port}/metrics`);
   }

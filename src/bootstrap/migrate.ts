@@ -2,7 +2,10 @@ import { migrateToLatest } from '../adapters/persistence/kysely/migrate';
 import { loadConfig } from './config';
 import { openDatabase } from './database';
 
-/** `npm run migrate`: applies pending migrations to the configured database and exits. */
+/**
+ * `npm run migrate`: applies pending migrations to the configured database and exits, as
+ * MIGRATION_DATABASE_URL's login when set (the owner), else DATABASE_URL's.
+ */
 async function main(): Promise<void> {
   const { db, close, location } = await openDatabase(loadConfig());
   try {

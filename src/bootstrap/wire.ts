@@ -53,6 +53,8 @@ export interface Services {
 
 export interface Policy {
   readonly inviteTtlSeconds: number;
+  /** INVITE_REQUIRE_EMAIL_MATCH: a signup must use the invited address. Off unless set. */
+  readonly inviteRequireEmailMatch?: boolean;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   const trail = new AuditTrail({ ids, clock });
   const auditEvents = repos.auditEvents;
   return {
-    signup: new Signup({ repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail }),
+    signup: new Signup({ repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, inviteRequiresEmailMatch: policy.inviteRequireEmailMatch }),
     login: new Login({ users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, dummyHash, auditEvents, trail }),
     authenticate: new Authenticate({ credentials, keyUsage, tokens, secrets, clock }),
     createApiKey: new CreateApiKey({ unitOfWork, trail, ids, secrets, clock }),

@@ -103,6 +103,12 @@ export class OwnerRoleRequired extends DomainError {
   constructor() { super('Only an owner can change, remove or grant the owner role'); }
 }
 
+/** A key acts with its creator's role: a key of an owner is an owner's credential, which only an owner revokes. */
+export class OwnerKeyRequiresOwner extends DomainError {
+  readonly code = 'OWNER_KEY_REQUIRES_OWNER';
+  constructor() { super('Only an owner can revoke an API key created by an owner'); }
+}
+
 /** A tenant always keeps at least one owner. */
 export class LastOwner extends DomainError {
   readonly code = 'LAST_OWNER';

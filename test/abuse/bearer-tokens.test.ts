@@ -80,6 +80,18 @@ describe('abuse: bearer tokens', () => {
     expectError(await me(hmacToken({ alg: 'HS256', typ: 'JWT' }, claimsFor(owner, { nbf: nowSeconds() + 3600 }), TEST_JWT_SECRET)), 401, 'Invalid or expired token');
   });
 
+  it('over-long life: a genuinely signed token living longer than 24 h, or issued in the future, is refused', async () => {
+    const sign = (extra: Record<string, unknown>) => hmacToken({ alg: 'HS256', typ: 'JWT' }, claimsFor(owner, extra), TEST_JWT_SECRET);
+    const now = nowSeconds();
+    expectError(await me(sign({ iat: now, exp: now + 365 * 86_400 })), 401, 'Invalid or expired token');
+    expectError(await me(sign({ iat: now - 2 * 86_400, exp: now + 3600 })), 401, 'Invalid or expired token');
+    expectError(await me(sign({ iat: now + 3600, exp: now + 7200 })), 401, 'Invalid or expired token');
+    expectError(await me(sign({ iat: 'now', exp: now + 3600 })), 401, 'Invalid or expired token');
+    expectError(await me(sign({ exp: now + 30 * 86_400 })), 401, 'Invalid or expired token'); // no iat: exp - now counts
+    // Control: the service's own shape, a day from iat, is accepted.
+    expect((await me(sign({ iat: now, exp: now + 86_400 }))).status).toBe(200);
+  });
+
   it('tampered payload: a viewer\'s real token with its role changed to owner (signature kept) is refused', async () => {
     const [header, , signature] = viewer.token.split('.');
     const claims = jwt.decode(viewer.token) as Record<string, unknown>;

@@ -49,7 +49,12 @@ async function idsIn(db: Kysely<DB>, table: (typeof WALLED_BY_TENANT_ID)[number]
  * Proof that Postgres itself keeps tenants apart, on a database opened as the service opens it:
  * a connection working as the app role, with the policies as the only filter.
  */
-export function describeTenantWallCases(name: string, open: () => Promise<ServingDatabase>): void {
+export function describeTenantWallCases(
+  name: string,
+  open: () => Promise<ServingDatabase>,
+  /** The owner's view, outside the walls; by default the serving session switched back to its login (the owner). */
+  ownerOf: (serving: Kysely<DB>) => Kysely<DB> = ownerView,
+): void {
   describe(`tenant walls: ${name}`, () => {
     let opened: ServingDatabase | undefined;
     beforeAll(async () => {
@@ -77,6 +82,29 @@ export function describeTenantWallCases(name: string, open: () => Promise<Servin
       }
     });
 
+    test('the app role holds exactly the grants the repositories use, owns nothing and may create nothing', async () => {
+      const { rows } = await sql<{ table: string; privilege: string }>`
+        select t.table_name as table, p.privilege
+        from (values ('tenants'), ('users'), ('api_keys'), ('tenant_invites'), ('audit_events'),
+                     ('kysely_migration'), ('kysely_migration_lock')) as t(table_name)
+        cross join (values ('SELECT'), ('INSERT'), ('UPDATE'), ('DELETE'), ('TRUNCATE'), ('REFERENCES'), ('TRIGGER')) as p(privilege)
+        where has_table_privilege(${APP_ROLE}, 'public.' || t.table_name, p.privilege)
+        order by 1, 2`.execute(serving());
+      const grants: Record<string, string[]> = {};
+      for (const row of rows) (grants[row.table] ??= []).push(row.privilege);
+      expect(grants).toEqual({
+        api_keys: ['INSERT', 'SELECT', 'UPDATE'],
+        audit_events: ['INSERT', 'SELECT'],
+        tenant_invites: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
+        tenants: ['INSERT', 'SELECT', 'UPDATE'],
+        users: ['INSERT', 'SELECT', 'UPDATE'],
+      });
+      const { rows: [power] } = await sql<{ owned: number; create_in_schema: boolean }>`
+        select (select count(*)::int from pg_class where relowner = (select oid from pg_roles where rolname = ${APP_ROLE})) as owned,
+               has_schema_privilege(${APP_ROLE}, 'public', 'CREATE') as create_in_schema`.execute(serving());
+      expect(power).toEqual({ owned: 0, create_in_schema: false });
+    });
+
     test('the app role cannot touch the migration bookkeeping', async () => {
       await expect(sql`select * from kysely_migration`.execute(serving())).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
     });
@@ -95,7 +123,7 @@ export function describeTenantWallCases(name: string, open: () => Promise<Servin
 
     test('without a tenant context an unfiltered SELECT returns no rows at all', async () => {
       await seedWalledTenant(storage());
-      const owner = ownerView(serving());
+      const owner = ownerOf(serving());
 
       for (const table of [...WALLED_BY_TENANT_ID, 'tenants'] as const) {
         const seen = await serving().selectFrom(table).select('id').execute();
@@ -161,6 +189,10 @@ export function describeTenantWallCases(name: string, open: () => Promise<Servin
       ]);
       // The unfiltered invite UPDATE reached A's own invite only.
       expect(changed).toEqual([{ id: a.invite.id }]);
+      // Tenants are never deleted by the service, so the app role may not even try.
+      await expect(inTenant(serving(), a.tenant.id, (trx) =>
+        trx.deleteFrom('tenants').where('id', '=', b.tenant.id).execute(),
+      )).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
 
       const { repos } = storage();
       expect(await repos.users.findById(b.tenant.id, b.user.id)).toEqual(b.user);
@@ -233,7 +265,7 @@ export function describeTenantWallCases(name: string, open: () => Promise<Servin
       const b = await seedWalledTenant(storage());
       // Only the owner can write such a row (the walls refuse it to the app role): a hand-edited database.
       const key = anApiKey(a.tenant.id, b.user.id);
-      await ownerView(serving()).insertInto('api_keys').values({
+      await ownerOf(serving()).insertInto('api_keys').values({
         id: key.id, tenant_id: a.tenant.id, user_id: b.user.id, key_prefix: key.keyPrefix, key_hash: key.keyHash, revoked: false, created_at: new Date(),
       }).execute();
 

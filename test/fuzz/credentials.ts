@@ -61,6 +61,11 @@ export function claimsOf(account: Account): Record<string, string> {
 const ROLE_NAMES = ['owner', 'admin', 'member', 'viewer'] as const;
 const future = fc.integer({ min: 3600, max: 10 * 365 * 86_400 }).map((ahead) => nowSeconds() + ahead);
 const past = fc.integer({ min: 5, max: 10 * 365 * 86_400 }).map((ago) => nowSeconds() - ago);
+/** Within the service's own 24 h lifetime (a token it could have issued). */
+const withinADay = fc.integer({ min: 60, max: 86_000 }).map((ahead) => nowSeconds() + ahead);
+/** The service's token lifetime and the clock skew it allows beyond it. */
+const LIFETIME_SECONDS = 86_400;
+const SKEW_SECONDS = 60;
 const base64urlPart: fc.Arbitrary<string> = fc.oneof(
   fc.base64String({ maxLength: 80 }).map((s) => s.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')),
   fc.base64String({ maxLength: 80 }), // padding and +/ : standard base64, not base64url
@@ -186,7 +191,9 @@ export function signedArbitraryClaims(real: RealCredentials): fc.Arbitrary<{ tok
       userId: value(accounts.map((a) => a.userId)),
       email: value(accounts.map((a) => a.email)),
       role: fc.oneof(fc.constantFrom(...ROLE_NAMES, 'OWNER', 'Admin', 'owner ', 'superadmin', 'root', '', '__proto__', 'constructor'), anyJson),
-      exp: fc.oneof({ weight: 4, arbitrary: future }, { weight: 1, arbitrary: past }, { weight: 1, arbitrary: anyJson }),
+      exp: fc.oneof(
+        { weight: 4, arbitrary: withinADay }, { weight: 1, arbitrary: future }, { weight: 1, arbitrary: past }, { weight: 1, arbitrary: anyJson },
+      ),
       nbf: fc.oneof(past, future, anyJson),
     }, { requiredKeys: ['tenantId', 'userId', 'email', 'role'] }) },
     { weight: 1, arbitrary: anyJson },
@@ -197,8 +204,8 @@ export function signedArbitraryClaims(real: RealCredentials): fc.Arbitrary<{ tok
 
 /**
  * The role such a token grants, or null when it must be refused: part 5 (our claims, an expiry, not
- * too early), then the member check (its tenant and user name a member); the role is the claim's,
- * as given (one the service does not know passes no role check).
+ * too early, not beyond the 24 h lifetime), then the member check (its tenant and user name a
+ * member); the role is the claim's, as given (one the service does not know passes no role check).
  * The generated claims carry no auth version: they count as tokens from before versions, valid
  * while the member's version is the initial one, as every fuzzed account's is.
  */
@@ -210,6 +217,8 @@ export function grantedRole(payload: unknown, accounts: RealCredentials['account
   const exp = p['exp'];
   const nbf = p['nbf'];
   if (typeof exp !== 'number' || exp <= now + 1) return null;
+  // No iat in these tokens: a life beyond ours (plus the skew) from now is refused.
+  if (exp - now > LIFETIME_SECONDS + SKEW_SECONDS - 1) return null;
   if (nbf !== undefined && (typeof nbf !== 'number' || nbf > now - 1)) return null;
   if (p['authVersion'] !== undefined) return null;
   const member = accounts.find((account) => account.userId === p['userId'] && account.tenantId === p['tenantId']);

@@ -207,7 +207,7 @@ function changedTables(before: string, after: string): string {
 export const UNLIMITED = { global: 1_000_000_000, login: 1_000_000_000, signup: 1_000_000_000 } as const;
 
 /** The per-account login throttle, opened wide for the same reason. */
-export const UNTHROTTLED = { limit: 1_000_000_000, windowSeconds: 60 } as const;
+export const UNTHROTTLED = { limit: 1_000_000_000, accountLimit: 1_000_000_000, windowSeconds: 60 } as const;
 
 /** buildTestApp's app (real wiring, memory storage) behind a socket, with a snapshot of its storage. */
 export async function memoryTarget(options: Omit<TestUseCasesOptions, 'storage'> = {}): Promise<{ target: FuzzTarget; testApp: TestApp }> {

@@ -23,7 +23,7 @@ function sentJson(req: FuzzRequest): unknown {
   }
 }
 
-const normalize = (email: unknown): string => String(email).trim().toLowerCase();
+const normalize = (email: unknown): string => String(email).trim().toLowerCase().normalize('NFC');
 const errorOf = (res: FuzzResponse): unknown => (JSON.parse(res.text) as { error?: unknown }).error;
 
 /** POST /login and POST /signup: no credentials, so the body is the whole attack surface. */

@@ -64,7 +64,7 @@ describe('A rate-limit store that fails', () => {
   it('answers a login 503 when the per-account throttle is down, even with the right password', async () => {
     const down: LoginThrottle = {
       recordAttempt: () => Promise.reject(new LoginThrottleUnavailable(new Error('READONLY'))),
-      reset: () => Promise.reject(new LoginThrottleUnavailable(new Error('READONLY'))),
+      recordSuccess: () => Promise.reject(new LoginThrottleUnavailable(new Error('READONLY'))),
     };
     const { app: signupApp, storage } = await buildTestApp();
     const owner = await signupOwner(signupApp);
@@ -100,7 +100,7 @@ describe('A rate-limit store that fails', () => {
       expectServiceUnavailable(await request(app).get(`${AUTH}/me`));
       expect(Date.now() - started).toBeLessThan(5_000);
 
-      const throttle = new RedisLoginThrottle(client, { keyPrefix: 'portcullis-test:dead:', limit: 10, windowSeconds: 900 });
+      const throttle = new RedisLoginThrottle(client, { keyPrefix: 'portcullis-test:dead:', limit: 10, accountLimit: 100, windowSeconds: 900 });
       const { app: throttled } = await buildTestApp({}, { loginThrottle: throttle });
       expectServiceUnavailable(await login(throttled));
       expect(clientErrors.length).toBeGreaterThan(0); // reported to the error handler, not printed by ioredis

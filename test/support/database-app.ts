@@ -2,6 +2,7 @@ import type { RequestListener } from 'node:http';
 import type { Kysely } from 'kysely';
 import { BatchedApiKeyUsage } from '../../src/adapters/cache/batched-api-key-usage';
 import { createApp } from '../../src/adapters/http/app';
+import { openPostgres, type OpenDatabase } from '../../src/adapters/persistence/kysely/dialects';
 import { createKyselyStorage } from '../../src/adapters/persistence/kysely/kysely-storage';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import { openServingPglite, openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/serving-database';
@@ -38,22 +39,31 @@ export interface DatabaseAppOptions {
  * The service's real wiring and HTTP app over a database opened as the service opens it (PGlite or
  * Postgres). Each call is one instance: its own pool, credential cache and change listener.
  */
-export async function databaseApp(database: 'pglite' | { postgres: string }, options: DatabaseAppOptions = {}): Promise<DatabaseApp> {
+export async function databaseApp(
+  database: 'pglite' | { postgres: string; servingLogin?: string },
+  options: DatabaseAppOptions = {},
+): Promise<DatabaseApp> {
   let opened: ServingDatabase;
+  // A least-privileged serving login cannot be the owner again: the owner's view is a pool of its own.
+  let ownerPool: OpenDatabase | undefined;
   if (database === 'pglite') {
     assertPgliteCanLoadInJest();
     opened = await openServingPglite('memory://');
+  } else if (database.servingLogin) {
+    opened = await openServingPostgres(database.servingLogin, { max: 20, migrationUrl: database.postgres });
+    ownerPool = openPostgres(database.postgres, { max: 2 });
   } else {
     opened = await openServingPostgres(database.postgres, { max: 20 });
   }
   const storage = createKyselyStorage(opened.db, opened.close);
-  const listen = options.changeFeed === false ? undefined : changeListenerFor(database === 'pglite' ? undefined : database.postgres, opened);
+  const listenTo = database === 'pglite' ? undefined : database.servingLogin ?? database.postgres;
+  const listen = options.changeFeed === false ? undefined : changeListenerFor(listenTo, opened);
   const feed = await openCredentialFeed(listen, storage, () => undefined, { retryMs: 100, heartbeatMs: 1_000 });
   // As main: key usage written in batches, and what is gathered written before the database closes.
   const keyUsage = new BatchedApiKeyUsage(storage.repos.apiKeys, new SystemClock(), () => undefined);
   const { useCases } = await buildTestUseCases({ storage, credentials: feed.credentials, keyUsage });
   const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: GENEROUS_LIMITS }, () => undefined);
-  const owner = ownerView(opened.db);
+  const owner = ownerPool?.db ?? ownerView(opened.db);
   return {
     app,
     db: owner,
@@ -62,6 +72,7 @@ export async function databaseApp(database: 'pglite' | { postgres: string }, opt
       await keyUsage.close();
       await feed.close();
       await opened.close();
+      await ownerPool?.close();
     },
   };
 }

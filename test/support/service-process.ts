@@ -38,6 +38,9 @@ export class ServiceProcess {
 
   static async start(env: Record<string, string> = {}, options: { readyTimeoutMs?: number } = {}): Promise<ServiceProcess> {
     const port = env['PORT'] ? Number(env['PORT']) : await freePort();
+    // Production serves /metrics on a management port of its own; a fixed default would clash
+    // between processes started at once, so each gets a free one unless the test chose.
+    const metrics = env['METRICS_PORT'] || env['METRICS_ON_MAIN_PORT'] ? {} : { METRICS_PORT: String(await freePort()) };
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
       cwd: ROOT,
       env: {
@@ -48,6 +51,7 @@ export class ServiceProcess {
         HOST: '127.0.0.1',
         PGLITE_DIR: 'memory://',
         LOG_LEVEL: 'info',
+        ...metrics,
         ...env,
         PORT: String(port),
       },

@@ -25,6 +25,7 @@ export interface TestUseCasesOptions {
   /** Real scrypt at FAST_SCRYPT unless given (e.g. one at older parameters). */
   readonly hasher?: PasswordHasher;
   readonly inviteTtlSeconds?: number;
+  readonly inviteRequireEmailMatch?: boolean;
   /** Where failed logins are counted; by default in memory, on `clock`, with `loginFailures`. */
   readonly loginThrottle?: LoginThrottle;
   /** The in-memory throttle's limit and window; the configuration's defaults (10 in 15 min) otherwise. */
@@ -55,7 +56,9 @@ export async function buildTestUseCases(options: TestUseCasesOptions = {}): Prom
     credentials: options.credentials,
     keyUsage: options.keyUsage,
   };
-  const useCases = await buildUseCases(storage, services, { inviteTtlSeconds: options.inviteTtlSeconds ?? 604_800 });
+  const useCases = await buildUseCases(storage, services, {
+    inviteTtlSeconds: options.inviteTtlSeconds ?? 604_800, inviteRequireEmailMatch: options.inviteRequireEmailMatch,
+  });
   return { useCases, storage, services };
 }
 

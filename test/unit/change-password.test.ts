@@ -4,7 +4,7 @@ import { buildTestUseCases, uniqueEmail } from '../support/test-use-cases';
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a brand new passphrase';
 
-async function account(loginFailures = { limit: 10, windowSeconds: 900 }) {
+async function account(loginFailures = { limit: 10, accountLimit: 100, windowSeconds: 900 }) {
   const built = await buildTestUseCases({ loginFailures });
   const email = uniqueEmail();
   const { token } = await built.useCases.signup.execute({ email, password: PASSWORD, tenantName: 'Pw' });
@@ -34,7 +34,7 @@ describe('ChangePassword', () => {
   });
 
   it('counts wrong current passwords in the account\'s login throttle, so a stolen token guesses no faster', async () => {
-    const { useCases, principal } = await account({ limit: 3, windowSeconds: 900 });
+    const { useCases, principal } = await account({ limit: 3, accountLimit: 100, windowSeconds: 900 });
     for (let i = 0; i < 3; i += 1) {
       await expect(useCases.changePassword.execute(principal, { currentPassword: `guess ${i}`, newPassword: NEW_PASSWORD }))
         .rejects.toBeInstanceOf(CurrentPasswordIncorrect);

@@ -58,10 +58,31 @@ describe('loadConfig', () => {
   });
 
   it('reads the per-account login throttle and Redis', () => {
-    expect(loadConfig({}).loginFailures).toEqual({ limit: 10, windowSeconds: 900 });
-    const config = loadConfig({ LOGIN_FAILURE_LIMIT: '3', LOGIN_FAILURE_WINDOW_SECONDS: '60', REDIS_URL: 'redis://127.0.0.1:6379' });
-    expect(config.loginFailures).toEqual({ limit: 3, windowSeconds: 60 });
+    expect(loadConfig({}).loginFailures).toEqual({ limit: 10, accountLimit: 100, windowSeconds: 900 });
+    const config = loadConfig({
+      LOGIN_FAILURE_LIMIT: '3', LOGIN_FAILURE_ACCOUNT_LIMIT: '30', LOGIN_FAILURE_WINDOW_SECONDS: '60', REDIS_URL: 'redis://127.0.0.1:6379',
+    });
+    expect(config.loginFailures).toEqual({ limit: 3, accountLimit: 30, windowSeconds: 60 });
+    // The ceiling over every address cannot be below the count from one.
+    expect(() => loadConfig({ LOGIN_FAILURE_LIMIT: '20', LOGIN_FAILURE_ACCOUNT_LIMIT: '10' })).toThrow(/LOGIN_FAILURE_ACCOUNT_LIMIT/);
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+  });
+
+  it('serves metrics on a management port of their own in production, on the main port only by choice', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32) };
+    expect(loadConfig({}).metrics).toEqual({ enabled: true, port: undefined });
+    expect(loadConfig(production).metrics).toEqual({ enabled: true, port: 9464 });
+    expect(loadConfig({ ...production, METRICS_PORT: '9100' }).metrics.port).toBe(9100);
+    expect(loadConfig({ ...production, METRICS_ON_MAIN_PORT: 'true' }).metrics.port).toBeUndefined();
+    expect(() => loadConfig({ ...production, METRICS_ON_MAIN_PORT: 'true', METRICS_PORT: '9100' })).toThrow(/METRICS_ON_MAIN_PORT/);
+    expect(() => loadConfig({ ...production, PORT: '9464' })).toThrow(/PORT: is the default metrics port in production/);
+  });
+
+  it('reads the slow-client limits: 10 s for the headers, 30 s for the whole request by default', () => {
+    expect(loadConfig({}).http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
+    expect(loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '8000' }).http).toEqual({ headersTimeoutMs: 5_000, requestTimeoutMs: 8_000 });
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '8000' })).toThrow(/HEADERS_TIMEOUT_MS: must not exceed/);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
   });
 
   it('reads the operations settings, with their defaults', () => {

@@ -30,6 +30,34 @@ describe('JwtTokenService', () => {
     expect(new JwtTokenService(NEW, OLD).verify(expired)).toBeNull();
   });
 
+  describe('a validly signed token that promises more than the service grants', () => {
+    const now = () => Math.floor(Date.now() / 1000);
+    const DAY = 24 * 3600;
+    // noTimestamp drops iat altogether; otherwise jsonwebtoken keeps the iat it is given.
+    const sign = (payload: { iat?: number; exp: number }) =>
+      jwt.sign({ ...claims, ...payload }, NEW, { algorithm: 'HS256', noTimestamp: payload.iat === undefined });
+
+    it('is refused when exp - iat exceeds the 24 h lifetime beyond a minute of clock skew', () => {
+      const service = new JwtTokenService(NEW);
+      expect(service.verify(sign({ iat: now(), exp: now() + DAY + 61 }))).toBeNull();
+      expect(service.verify(sign({ iat: now() - DAY, exp: now() + 3600 }))).toBeNull(); // not yet expired, but 25 h long
+      expect(service.verify(sign({ iat: now(), exp: now() + 10 * 365 * DAY }))).toBeNull();
+      expect(service.verify(sign({ iat: now(), exp: now() + DAY + 30 }))).toEqual(claims); // within the skew
+    });
+
+    it('is refused when its iat lies in the future beyond the skew', () => {
+      const service = new JwtTokenService(NEW);
+      expect(service.verify(sign({ iat: now() + 600, exp: now() + 3600 }))).toBeNull();
+      expect(service.verify(sign({ iat: now() + 30, exp: now() + 3600 }))).toEqual(claims);
+    });
+
+    it('without iat, is refused when exp lies more than the lifetime (plus skew) ahead', () => {
+      const service = new JwtTokenService(NEW);
+      expect(service.verify(sign({ exp: now() + 2 * DAY }))).toBeNull();
+      expect(service.verify(sign({ exp: now() + DAY - 60 }))).toEqual(claims);
+    });
+  });
+
   it('refuses signed tokens whose claims are missing or of the wrong type', () => {
     const service = new JwtTokenService(NEW);
     for (const bad of [{ ...claims, userId: undefined }, { ...claims, role: 4 }, { ...claims, tenantId: null }]) {

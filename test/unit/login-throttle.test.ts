@@ -7,14 +7,15 @@ import { buildTestUseCases, uniqueEmail } from '../support/test-use-cases';
 
 const PASSWORD = 'correct horse battery';
 const WRONG = 'wrong password!';
-const POLICY = { limit: 3, windowSeconds: 900 };
+const POLICY = { limit: 3, accountLimit: 5, windowSeconds: 900 };
 
 async function setup(options: { loginThrottle?: LoginThrottle } = {}) {
   const clock = new ManualClock();
   const built = await buildTestUseCases({ clock, loginFailures: POLICY, ...options });
   const email = uniqueEmail();
   await built.useCases.signup.execute({ email, password: PASSWORD, tenantName: 'Acme' });
-  const login = (password: string, address = email) => built.useCases.login.execute({ email: address, password });
+  const login = (password: string, address = email, clientAddress?: string) =>
+    built.useCases.login.execute({ email: address, password }, { clientAddress });
   return { ...built, clock, email, login };
 }
 
@@ -81,8 +82,8 @@ describe('Login, throttled per account', () => {
     const clock = new ManualClock();
     const memory = new MemoryLoginThrottle(POLICY, clock);
     const recording: LoginThrottle = {
-      recordAttempt: (key) => { seen.push(key); return memory.recordAttempt(key); },
-      reset: (key) => { seen.push(key); return memory.reset(key); },
+      recordAttempt: (attempt) => { seen.push(attempt.accountKey); return memory.recordAttempt(attempt); },
+      recordSuccess: (attempt) => { seen.push(attempt.accountKey); return memory.recordSuccess(attempt); },
     };
     const { login, email } = await setup({ loginThrottle: recording });
     await login(WRONG, ` ${email.toUpperCase()}`).catch(() => undefined);
@@ -91,10 +92,23 @@ describe('Login, throttled per account', () => {
     expect(seen).toEqual([expected, expected, expected]);
   });
 
+  it("counts per client address: an attacker's failures elsewhere leave the owner's own address free", async () => {
+    const { login } = await setup();
+    for (let i = 0; i < 3; i += 1) await expect(login(WRONG, undefined, '203.0.113.66')).rejects.toBeInstanceOf(InvalidCredentials);
+    await expect(login(PASSWORD, undefined, '203.0.113.66')).rejects.toBeInstanceOf(TooManyFailedLogins);
+    await expect(login(PASSWORD, undefined, '192.0.2.10')).resolves.toMatchObject({ expiresIn: '24h' });
+  });
+
+  it('refuses every address once the failures over all of them reach the ceiling', async () => {
+    const { login } = await setup();
+    for (let i = 0; i < 5; i += 1) await expect(login(WRONG, undefined, `203.0.113.${i}`)).rejects.toBeInstanceOf(InvalidCredentials);
+    await expect(login(PASSWORD, undefined, '192.0.2.10')).rejects.toMatchObject({ retryAfterSeconds: 900 });
+  });
+
   it('refuses the login when the throttle cannot be asked, whatever the password', async () => {
     const down: LoginThrottle = {
       recordAttempt: async (): Promise<ThrottleDecision> => { throw new LoginThrottleUnavailable(new Error('ECONNREFUSED')); },
-      reset: async () => { throw new LoginThrottleUnavailable(new Error('ECONNREFUSED')); },
+      recordSuccess: async () => { throw new LoginThrottleUnavailable(new Error('ECONNREFUSED')); },
     };
     const { login } = await setup({ loginThrottle: down });
     await expect(login(PASSWORD)).rejects.toBeInstanceOf(LoginThrottleUnavailable);

@@ -2,6 +2,8 @@ import { MemoryLoginThrottle } from '../../src/adapters/rate-limit/memory-login-
 import { loginThrottleContract } from '../support/login-throttle-contract';
 import { ManualClock } from '../support/manual-clock';
 
+const at = (accountKey: string) => ({ accountKey, clientAddress: '192.0.2.1' });
+
 describe('MemoryLoginThrottle', () => {
   describe('the LoginThrottle contract', () => {
     loginThrottleContract(() => {
@@ -15,34 +17,34 @@ describe('MemoryLoginThrottle', () => {
 
   it('counts down the seconds left as the window runs', async () => {
     const clock = new ManualClock();
-    const throttle = new MemoryLoginThrottle({ limit: 1, windowSeconds: 900 }, clock);
-    await throttle.recordAttempt('k');
+    const throttle = new MemoryLoginThrottle({ limit: 1, accountLimit: 10, windowSeconds: 900 }, clock);
+    await throttle.recordAttempt(at('k'));
     clock.advanceSeconds(600.5);
-    expect(await throttle.recordAttempt('k')).toEqual({ allowed: false, retryAfterSeconds: 300 });
+    expect(await throttle.recordAttempt(at('k'))).toEqual({ allowed: false, retryAfterSeconds: 300 });
     clock.advanceSeconds(299.4); // 0.1 s left: still "1", never "0"
-    expect(await throttle.recordAttempt('k')).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(await throttle.recordAttempt(at('k'))).toEqual({ allowed: false, retryAfterSeconds: 1 });
   });
 
   it('drops ended windows, so memory holds only the accounts tried within one window', async () => {
     const clock = new ManualClock();
-    const throttle = new MemoryLoginThrottle({ limit: 10, windowSeconds: 60 }, clock);
-    for (let i = 0; i < 1000; i += 1) await throttle.recordAttempt(`old-${i}`);
+    const throttle = new MemoryLoginThrottle({ limit: 10, accountLimit: 100, windowSeconds: 60 }, clock);
+    for (let i = 0; i < 1000; i += 1) await throttle.recordAttempt(at(`old-${i}`));
     expect(throttle.trackedAccounts).toBe(1000);
     clock.advanceSeconds(30);
-    for (let i = 0; i < 10; i += 1) await throttle.recordAttempt(`new-${i}`);
+    for (let i = 0; i < 10; i += 1) await throttle.recordAttempt(at(`new-${i}`));
     expect(throttle.trackedAccounts).toBe(1010);
     clock.advanceSeconds(31); // the old windows have ended, the new ones have not
-    await throttle.recordAttempt('latest');
+    await throttle.recordAttempt(at('latest'));
     expect(throttle.trackedAccounts).toBe(11);
   });
 
   it('never tracks more than its cap: the window closest to its end makes room', async () => {
     const clock = new ManualClock();
-    const throttle = new MemoryLoginThrottle({ limit: 1, windowSeconds: 60 }, clock, 3);
-    for (const key of ['a', 'b', 'c']) await throttle.recordAttempt(key);
-    await throttle.recordAttempt('d');
+    const throttle = new MemoryLoginThrottle({ limit: 1, accountLimit: 10, windowSeconds: 60 }, clock, 3);
+    for (const key of ['a', 'b', 'c']) await throttle.recordAttempt(at(key));
+    await throttle.recordAttempt(at('d'));
     expect(throttle.trackedAccounts).toBe(3);
-    expect((await throttle.recordAttempt('a')).allowed).toBe(true); // 'a' was dropped: a fresh count
-    expect((await throttle.recordAttempt('d')).allowed).toBe(false);
+    expect((await throttle.recordAttempt(at('a'))).allowed).toBe(true); // 'a' was dropped: a fresh count
+    expect((await throttle.recordAttempt(at('d'))).allowed).toBe(false);
   });
 });

@@ -5,6 +5,12 @@ import type { TokenClaims, TokenService } from '../../application/ports/token-se
 
 const ALGORITHM = 'HS256';
 const LIFETIME = '24h';
+const LIFETIME_SECONDS = 24 * 60 * 60;
+/**
+ * How far another instance's clock may be ahead of ours: a token it issued a moment ago may carry
+ * an iat up to this far in our future, or an exp this much further than our own would be.
+ */
+export const CLOCK_SKEW_SECONDS = 60;
 /** Tokens whose signature has been checked, remembered by this instance; the least recently used go first. */
 const VERIFIED_TOKENS = 10_000;
 
@@ -14,7 +20,18 @@ interface VerifiedToken {
   readonly exp: number;
 }
 
-function isClaims(payload: unknown): payload is TokenClaims & { exp: number } {
+/**
+ * A validly signed token that promises more than this service ever grants: a lifetime (exp - iat,
+ * or exp - now without iat) longer than ours, or an iat in the future. Only a holder of the secret
+ * could make one (a leaked secret, a tool of one's own); refusing it bounds what such a token buys.
+ */
+function outlivesOurLifetime(payload: { exp: number; iat?: unknown }, nowSeconds: number): boolean {
+  if (payload.iat === undefined) return payload.exp - nowSeconds > LIFETIME_SECONDS + CLOCK_SKEW_SECONDS;
+  if (typeof payload.iat !== 'number' || !Number.isFinite(payload.iat)) return true;
+  return payload.iat > nowSeconds + CLOCK_SKEW_SECONDS || payload.exp - payload.iat > LIFETIME_SECONDS + CLOCK_SKEW_SECONDS;
+}
+
+function isClaims(payload: unknown): payload is TokenClaims & { exp: number; iat?: unknown } {
   if (typeof payload !== 'object' || payload === null) return false;
   const p = payload as Record<string, unknown>;
   // Absent in tokens issued before the claim existed; present, it must be a version we could have issued.
@@ -68,6 +85,8 @@ export class JwtTokenService implements TokenService {
       const payload = verifiedPayload(token, key);
       if (payload === undefined) continue; // bad signature for this key: try the previous one
       if (!isClaims(payload)) return null; // a signed token without our claims, or without expiry
+      // Checked once per token (a cached token is not checked again): never on the hot path.
+      if (outlivesOurLifetime(payload, Math.floor(Date.now() / 1000))) return null;
       const { tenantId, userId, email, role, authVersion, exp } = payload;
       const claims: TokenClaims = Object.freeze(authVersion === undefined ? { tenantId, userId, email, role } : { tenantId, userId, email, role, authVersion });
       this.verified.set(token, { claims, exp });

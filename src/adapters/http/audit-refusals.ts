@@ -15,7 +15,7 @@ const NOT_IN_TENANT: Readonly<Record<string, RecordKind>> = {
 };
 
 /** The member rules on roles (a 403 from a member change, not from the route's guard), by error code. */
-const ROLE_RULES: ReadonlySet<string> = new Set(['ROLE_ABOVE_OWN', 'OWNER_ROLE_REQUIRED']);
+const ROLE_RULES: ReadonlySet<string> = new Set(['ROLE_ABOVE_OWN', 'OWNER_ROLE_REQUIRED', 'OWNER_KEY_REQUIRES_OWNER']);
 
 function refusalFor(err: unknown, targetId: unknown): Refusal | null {
   if (err instanceof InsufficientRole) return { reason: 'role', requiredRole: err.minimumRole as Role };

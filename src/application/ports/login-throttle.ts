@@ -1,6 +1,13 @@
-/** How many failed logins an account is allowed, and in what window (LOGIN_FAILURE_* settings). */
+/**
+ * How many failed logins are allowed, and in what window (LOGIN_FAILURE_* settings). Two counts,
+ * both per account: one per client address, so that an attacker elsewhere cannot lock the account's
+ * owner out, and a higher one over every address, against guesses spread over many addresses.
+ */
 export interface LoginFailurePolicy {
+  /** Attempts per account from one client address (an IPv6 client: its /56) within the window. */
   readonly limit: number;
+  /** Attempts per account from all addresses together within the window; above `limit`. */
+  readonly accountLimit: number;
   readonly windowSeconds: number;
 }
 
@@ -9,31 +16,44 @@ export type ThrottleDecision =
   | { readonly allowed: true }
   | { readonly allowed: false; readonly retryAfterSeconds: number };
 
+/** One attempt: the account it names and where it came from. */
+export interface LoginAttempt {
+  /** An opaque account key (the use-case passes a SHA-256 of the normalised e-mail). */
+  readonly accountKey: string;
+  /** The client's address as the driving adapter saw it; undefined counts as one unknown address. */
+  readonly clientAddress: string | undefined;
+}
+
 /**
- * Limits login attempts per account, whatever address they come from, so that guesses spread over
- * many addresses still get few tries. Accounts are named by an opaque key (the use-case passes a
- * SHA-256 of the normalised e-mail): an adapter never sees, let alone stores, an address.
+ * Limits login attempts per account and client address, and per account over every address, so
+ * that guesses spread over many addresses still get few tries while one attacker cannot lock the
+ * account's owner out from another address. Accounts are named by an opaque key: an adapter never
+ * sees, let alone stores, an e-mail address.
  *
  * Counting is in fixed windows: the first attempt opens a window of the configured length, and the
- * window's count starts again only when it ends (a blocked attempt does not extend it).
+ * window's count starts again only when it ends (a blocked attempt does not extend it). An attempt
+ * refused by its address's count is not counted over every address, so one address cannot use up
+ * the account's ceiling.
  *
  * There is deliberately no separate "check" before "record a failure": between the two, a parallel
  * burst would all pass the check before any failure was counted. Instead every attempt is counted
- * first, atomically, and a success wipes the count, so what is left counted is failures.
+ * first, atomically, and a success takes itself back, so what is left counted is failures.
  */
 export interface LoginThrottle {
   /**
-   * Counts one attempt for the account and says, in the same atomic step, whether it may go on:
-   * allowed while the attempts in the current window (this one included) are at most the limit;
-   * otherwise refused with the whole seconds (at least 1) until the window ends.
+   * Counts one attempt and says, in the same atomic step, whether it may go on: allowed while the
+   * attempts in the current windows (this one included) are within both limits; otherwise refused
+   * with the whole seconds (at least 1) until the window that refused it ends.
    * Throws LoginThrottleUnavailable when the counters cannot be reached: never an "allowed".
    */
-  recordAttempt(accountKey: string): Promise<ThrottleDecision>;
+  recordAttempt(attempt: LoginAttempt): Promise<ThrottleDecision>;
   /**
-   * Forgets the account's count, after a successful login. A key with no count is not an error.
-   * Throws LoginThrottleUnavailable when the counters cannot be reached.
+   * After a successful login: forgets the failures of this account from this address, and takes
+   * this attempt back from the count over every address (failures from elsewhere stay counted).
+   * An attempt with no count is not an error. Throws LoginThrottleUnavailable when the counters
+   * cannot be reached.
    */
-  reset(accountKey: string): Promise<void>;
+  recordSuccess(attempt: LoginAttempt): Promise<void>;
 }
 
 /**

@@ -98,6 +98,8 @@ export interface ApiKeyRepository {
    * null when there is none (unknown, revoked, or its owner removed). Expired keys are returned.
    */
   findActiveByHash(keyPrefix: string, keyHash: string): Promise<ActiveApiKey | null>;
+  /** The tenant's key with that id, revoked or expired too; null when the tenant has no such key. */
+  findById(tenantId: string, keyId: string): Promise<ApiKey | null>;
   /** Every key of the tenant (revoked and expired ones too), newest created first. */
   listForTenant(tenantId: string): Promise<ApiKey[]>;
   /**

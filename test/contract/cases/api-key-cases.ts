@@ -102,6 +102,19 @@ export function describeApiKeyLifecycleCases(storage: StorageGetter): void {
       expect(await repos.apiKeys.listForTenant(a.tenant.id)).toEqual([{ ...key, revoked: true }]);
     });
 
+    test("findById answers the tenant's key, revoked too, and nothing for another tenant or an unknown id", async () => {
+      const { repos } = storage();
+      const a = await seedTenant(repos, 'admin');
+      const b = await seedTenant(repos, 'admin');
+      const key = anApiKey(a.tenant.id, a.user.id, { revoked: true, name: 'deploy' });
+      await repos.apiKeys.create(key);
+
+      expect(await repos.apiKeys.findById(a.tenant.id, key.id)).toEqual(key);
+      expect(await repos.apiKeys.findById(b.tenant.id, key.id)).toBeNull();
+      expect(await repos.apiKeys.findById(a.tenant.id, randomUUID())).toBeNull();
+      expect(await repos.apiKeys.findById(a.tenant.id, 'not-a-uuid')).toBeNull();
+    });
+
     test("revokeAllOf revokes that member's active keys only and counts them", async () => {
       const { repos } = storage();
       const { tenant, user } = await seedTenant(repos, 'admin');

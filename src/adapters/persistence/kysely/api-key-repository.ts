@@ -58,6 +58,14 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
     };
   }
 
+  async findById(tenantId: string, keyId: string): Promise<ApiKey | null> {
+    if (!isUuid(tenantId) || !isUuid(keyId)) return null;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('tenant_id', '=', tenantId).executeTakeFirst(),
+    );
+    return row ? toApiKey(row) : null;
+  }
+
   async listForTenant(tenantId: string): Promise<ApiKey[]> {
     if (!isUuid(tenantId)) return [];
     const rows = await this.scope.forTenant(tenantId, (db) =>

@@ -11,6 +11,13 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return fields.code === UNIQUE_VIOLATION && (constraint === undefined || fields.constraint === constraint);
 }
 
+/** SQLSTATE for insufficient_privilege: a grant the login lacks. */
+const INSUFFICIENT_PRIVILEGE = '42501';
+
+export function isInsufficientPrivilege(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === INSUFFICIENT_PRIVILEGE;
+}
+
 /**
  * SQLSTATEs that say "the server, not the statement": class 08 (connection exception) by prefix,
  * the shutdown and start-up states of class 57, too many connections, and query_canceled, which is

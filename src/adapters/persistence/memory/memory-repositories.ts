@@ -122,6 +122,10 @@ export function memoryRepositories(state: MemoryState): Repositories {
       async listForTenant(tenantId) {
         return [...state.apiKeys.values()].filter((k) => k.tenantId === tenantId).sort(byCreated(-1));
       },
+      async findById(tenantId, keyId) {
+        const key = state.apiKeys.get(keyId);
+        return key && key.tenantId === tenantId ? key : null;
+      },
       async revoke(tenantId, keyId) {
         const key = state.apiKeys.get(keyId);
         if (!key || key.tenantId !== tenantId) return 'not_found';

@@ -4,6 +4,7 @@ import * as tenantWalls from './0002-tenant-walls';
 import * as keyAndMemberLifecycle from './0003-key-and-member-lifecycle';
 import * as auditEvents from './0004-audit-events';
 import * as changeTriggersAndRecordTenant from './0005-change-triggers-and-record-tenant';
+import * as leastPrivilege from './0006-least-privilege';
 import * as credentialCheckStatements from './0008-credential-check-statements';
 
 /**
@@ -16,6 +17,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0003-key-and-member-lifecycle': keyAndMemberLifecycle,
   '0004-audit-events': auditEvents,
   '0005-change-triggers-and-record-tenant': changeTriggersAndRecordTenant,
+  '0006-least-privilege': leastPrivilege,
   '0008-credential-check-statements': credentialCheckStatements,
 };
 
