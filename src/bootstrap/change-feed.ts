@@ -1,17 +1,32 @@
-import { CachedCredentialStates } from '../adapters/cache/cached-credential-states';
+import { AnnouncingCredentialStates } from '../adapters/cache/announcing-credential-states';
+import { CachedCredentialStates, type CredentialSource } from '../adapters/cache/cached-credential-states';
+import { CredentialChangeFanOut } from '../adapters/cache/credential-change-fan-out';
 import { CredentialChangeListener, type ListenerTiming } from '../adapters/persistence/kysely/credential-change-listener';
 import type { Storage } from '../adapters/persistence/storage';
 
 /** The instance's credential cache, and what keeps it in step with other instances. */
 export interface CredentialFeed {
-  readonly credentials: CachedCredentialStates;
+  /** The cache, announcing every change it forgets to `changes`. */
+  readonly credentials: AnnouncingCredentialStates;
+  /** What verifying services' change streams subscribe to. */
+  readonly changes: CredentialChangeFanOut;
   close(): Promise<void>;
+}
+
+/**
+ * The cache and its fan-out for one instance that hears only its own changes (PGlite, memory): the
+ * use-cases' own `forget` after each commit is all there is to hear.
+ */
+export function localCredentialFeed(source: CredentialSource): Omit<CredentialFeed, 'close'> {
+  const changes = new CredentialChangeFanOut();
+  return { credentials: new AnnouncingCredentialStates(new CachedCredentialStates(source), changes), changes };
 }
 
 /**
  * With Postgres (several instances may share it), the cache is invalidated by every instance's
  * committed changes through LISTEN/NOTIFY, and keeps nothing while the listener is disconnected.
- * On PGlite or memory storage there is one instance, whose own use-cases invalidate it.
+ * On PGlite or memory storage there is one instance, whose own use-cases invalidate it. Either way,
+ * every change reaches the cache through `credentials`, which hands it on to `changes`.
  */
 export async function openCredentialFeed(
   databaseUrl: string | undefined,
@@ -19,8 +34,8 @@ export async function openCredentialFeed(
   onError: (error: unknown) => void,
   timing?: ListenerTiming,
 ): Promise<CredentialFeed> {
-  const credentials = new CachedCredentialStates(storage.repos);
-  if (!databaseUrl) return { credentials, close: async () => undefined };
+  const { credentials, changes } = localCredentialFeed(storage.repos);
+  if (!databaseUrl) return { credentials, changes, close: async () => undefined };
 
   credentials.suspend();
   const listener = new CredentialChangeListener(databaseUrl, {
@@ -30,5 +45,12 @@ export async function openCredentialFeed(
     onError,
   }, timing);
   await listener.start();
-  return { credentials, close: () => listener.close() };
+  return {
+    credentials,
+    changes,
+    close: async () => {
+      await listener.close();
+      changes.suspend(); // open change streams end with the instance's hearing
+    },
+  };
 }

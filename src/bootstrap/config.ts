@@ -18,7 +18,7 @@ export interface Config {
   /** Failed logins allowed per account (normalised e-mail) within the window, whatever the address. */
   readonly loginFailures: { readonly limit: number; readonly windowSeconds: number };
   readonly corsOrigin: string;
-  readonly rateLimits: { readonly global: number; readonly login: number; readonly signup: number };
+  readonly rateLimits: { readonly global: number; readonly login: number; readonly signup: number; readonly introspect: number };
   readonly inviteTtlSeconds: number;
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly logLevel: string;
@@ -98,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     RATE_LIMIT_GLOBAL: positiveInt({ default: 100 }),
     RATE_LIMIT_LOGIN: positiveInt({ default: 5 }),
     RATE_LIMIT_SIGNUP: positiveInt({ default: 3 }),
+    RATE_LIMIT_INTROSPECT: positiveInt({ default: 60_000 }),
     INVITE_TTL_SECONDS: positiveInt({ default: 604_800 }),
     LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
     REDIS_KEY_PREFIX: str({ default: 'portcullis:' }),
@@ -147,7 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: cleaned.TRUST_PROXY,
     loginFailures: { limit: cleaned.LOGIN_FAILURE_LIMIT, windowSeconds: cleaned.LOGIN_FAILURE_WINDOW_SECONDS },
     corsOrigin: cleaned.CORS_ORIGIN,
-    rateLimits: { global: cleaned.RATE_LIMIT_GLOBAL, login: cleaned.RATE_LIMIT_LOGIN, signup: cleaned.RATE_LIMIT_SIGNUP },
+    rateLimits: { global: cleaned.RATE_LIMIT_GLOBAL, login: cleaned.RATE_LIMIT_LOGIN, signup: cleaned.RATE_LIMIT_SIGNUP, introspect: cleaned.RATE_LIMIT_INTROSPECT },
     inviteTtlSeconds: cleaned.INVITE_TTL_SECONDS,
     nodeEnv: cleaned.NODE_ENV,
     logLevel: cleaned.LOG_LEVEL,

@@ -1,7 +1,9 @@
 import { openPglite, openPostgres, type OpenDatabase, type PoolStats } from '../adapters/persistence/kysely/dialects';
 import { createKyselyStorage } from '../adapters/persistence/kysely/kysely-storage';
 import { openServingPglite, openServingPostgres, pendingMigrations } from '../adapters/persistence/kysely/serving-database';
+import { KyselyServiceKeyRepository } from '../adapters/persistence/kysely/service-key-repository';
 import type { Storage } from '../adapters/persistence/storage';
+import type { ServiceKeyLookup } from '../application/ports/service-keys';
 import type { Config } from './config';
 
 type DatabaseConfig = Pick<Config, 'databaseUrl' | 'pgliteDir'> & Partial<Pick<Config, 'database'>>;
@@ -15,6 +17,8 @@ export interface OpenedStorage {
   readonly pendingMigrations: () => Promise<string[]>;
   /** For the pool gauges; undefined on PGlite, which has no pool. */
   readonly poolStats: (() => PoolStats) | undefined;
+  /** Service keys, read as the app role (which may only read them). */
+  readonly serviceKeys: ServiceKeyLookup;
 }
 
 /**
@@ -49,6 +53,7 @@ export async function openStorage(
     appliedMigrations,
     pendingMigrations: () => pendingMigrations(db),
     poolStats,
+    serviceKeys: new KyselyServiceKeyRepository(db),
   };
 }
 

@@ -90,6 +90,8 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
     clock,
     loginThrottle,
     credentials: feed.credentials,
+    credentialChanges: feed.changes,
+    serviceKeys: opened.serviceKeys,
     onBackgroundError: (error) => logger.error({ err: error }, 'api key usage'),
   }, { inviteTtlSeconds: config.inviteTtlSeconds });
 

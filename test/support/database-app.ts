@@ -8,6 +8,8 @@ import { ownerView } from './owner-view';
 import { assertPgliteCanLoadInJest } from './pglite';
 import { openCredentialFeed } from '../../src/bootstrap/change-feed';
 import { buildTestUseCases } from './test-use-cases';
+import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/service-key-repository';
+import type { Clock } from '../../src/application/ports/clock';
 
 export interface DatabaseApp {
   readonly app: RequestListener;
@@ -27,6 +29,9 @@ export interface DatabaseAppOptions {
    * told not to (to show what an instance that does not listen would keep serving).
    */
   readonly changeFeed?: boolean;
+  readonly clock?: Clock;
+  /** How often an idle change stream carries a heartbeat; the app's default otherwise. */
+  readonly changeHeartbeatMs?: number;
 }
 
 /**
@@ -44,8 +49,12 @@ export async function databaseApp(database: 'pglite' | { postgres: string }, opt
   const storage = createKyselyStorage(opened.db, opened.close);
   const listenTo = database !== 'pglite' && options.changeFeed !== false ? database.postgres : undefined;
   const feed = await openCredentialFeed(listenTo, storage, () => undefined, { retryMs: 100, heartbeatMs: 1_000 });
-  const { useCases } = await buildTestUseCases({ storage, credentials: feed.credentials });
-  const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: GENEROUS_LIMITS }, () => undefined);
+  const { useCases } = await buildTestUseCases({
+    storage, credentials: feed.credentials, credentialChanges: feed.changes, serviceKeys: new KyselyServiceKeyRepository(opened.db), clock: options.clock,
+  });
+  const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: GENEROUS_LIMITS }, {
+    onError: () => undefined, changeHeartbeatMs: options.changeHeartbeatMs,
+  });
   const owner = ownerView(opened.db);
   return {
     app,

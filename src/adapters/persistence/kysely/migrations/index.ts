@@ -3,6 +3,7 @@ import * as initial from './0001-initial';
 import * as tenantWalls from './0002-tenant-walls';
 import * as keyAndMemberLifecycle from './0003-key-and-member-lifecycle';
 import * as auditEvents from './0004-audit-events';
+import * as serviceKeys from './0007-service-keys';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -13,6 +14,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0002-tenant-walls': tenantWalls,
   '0003-key-and-member-lifecycle': keyAndMemberLifecycle,
   '0004-audit-events': auditEvents,
+  '0007-service-keys': serviceKeys,
 };
 
 export const migrationProvider: MigrationProvider = {
