@@ -340,6 +340,16 @@ const startMarker = (mode: DatabaseMode): string => `<!-- bench:${mode}:start --
 const endMarker = (mode: DatabaseMode): string => `<!-- bench:${mode}:end -->`;
 
 /** Writes the report: this mode's section replaced, the other mode's section kept if present. */
+export const VERIFIER_START = '<!-- bench:verifier:start -->';
+export const VERIFIER_END = '<!-- bench:verifier:end -->';
+
+/** The text from `start` to `end`, markers included; undefined when they are not both there. */
+export function markedBlock(text: string, start: string, end: string): string | undefined {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  return from >= 0 && to > from ? text.slice(from, to + end.length) : undefined;
+}
+
 export function writeReport(path: string, mode: DatabaseMode, section: string): void {
   const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const sections = new Map<DatabaseMode, string>();
@@ -358,6 +368,9 @@ export function writeReport(path: string, mode: DatabaseMode, section: string): 
     const body = sections.get(m);
     parts.push(`${startMarker(m)}\n${body ?? `## ${modeTitle(m)}\n\nNot run yet: \`${m === 'postgres' ? 'DATABASE_URL=postgres://… ' : 'BENCH_MODE=embedded '}npm run bench\`.`}\n${endMarker(m)}`);
   }
+  // The verifier bench's section (verifier.ts writes it), kept as it is.
+  const verifier = markedBlock(previous, VERIFIER_START, VERIFIER_END);
+  if (verifier) parts.push(verifier);
   if (notes) parts.push(notes);
   writeFileSync(path, `${parts.join('\n\n')}\n`);
 }

@@ -107,13 +107,13 @@ async function measured(target: ServerProcess, spec: LoadSpec): Promise<RunSampl
   return { load, rssPeak, foreignCpu, cpuPerRequest };
 }
 
-function describeRun(name: string, sample: RunSample): string {
+export function describeRun(name: string, sample: RunSample): string {
   const statuses = Object.entries(sample.load.statusCounts).map(([code, n]) => `${code}:${n}`).join(' ');
   return `${name.padEnd(8)} ${sample.load.rps.toFixed(0).padStart(6)} req/s  CPU ${sample.cpuPerRequest.toFixed(3)} ms/req  p50 ${sample.load.p50.toFixed(2)} ms  p99 ${sample.load.p99.toFixed(2)} ms  RSS ${(sample.rssPeak / 2 ** 20).toFixed(0)} MB  [${statuses}${sample.load.errors ? ` errors:${sample.load.errors}` : ''}]  others' CPU ${sample.foreignCpu.others.toFixed(2)}`;
 }
 
 /** Warm-up of each, then B S B S ... for `reps` repetitions. */
-async function alternate(
+export async function alternate(
   baseline: ServerProcess, service: ServerProcess, settings: Settings, specFor: SpecFor,
   afterWarmup?: () => Promise<void>,
 ): Promise<{ baseline: RunSample[]; service: RunSample[] }> {

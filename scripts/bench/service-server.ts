@@ -55,13 +55,14 @@ async function main(): Promise<void> {
     RATE_LIMIT_GLOBAL: RAISED,
     RATE_LIMIT_LOGIN: RAISED,
     RATE_LIMIT_SIGNUP: RAISED,
+    RATE_LIMIT_INTROSPECT: RAISED,
     LOGIN_FAILURE_LIMIT: RAISED,
     LOG_LEVEL: 'info',
   };
   delete env['REDIS_URL']; // counters in process, as on a single instance
   const config = loadConfig(env);
 
-  const { storage, location, poolStats } = await openStorage(config);
+  const { storage, location, poolStats, serviceKeys } = await openStorage(config);
   // As main: on Postgres the credential cache is kept current by its change listener.
   const feed = await openCredentialFeed(config.databaseUrl, storage, (error) => console.error('service-server: credential changes:', error));
   const hasher = new SchemeRecordingHasher();
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
     clock,
     loginThrottle: new MemoryLoginThrottle(config.loginFailures, clock), // main's choice without REDIS_URL
     credentials: feed.credentials,
+    credentialChanges: feed.changes,
+    serviceKeys,
   }, { inviteTtlSeconds: config.inviteTtlSeconds });
 
   let serverErrors = 0;
