@@ -129,4 +129,35 @@ describe('POST /api/v1/auth/introspect', () => {
     expect(text).toContain('portcullis_introspections_total{result="unauthorized"} 1');
     expect(text).toContain('portcullis_introspections_total{result="invalid_input"} 1');
   });
+
+  it('answers the same whether served directly (the exact path) or by Express (any other spelling)', async () => {
+    const { app, rawKey } = await setup();
+    const owner = await signupOwner(app);
+    const json = { 'content-type': 'application/json' };
+    const cases: Array<{ headers: Record<string, string>; body?: string; status: number }> = [
+      { headers: json, body: JSON.stringify({ token: owner.token }), status: 200 },
+      { headers: json, body: JSON.stringify({ api_key: 'pcls_x' }), status: 200 },
+      { headers: json, body: '{"token":', status: 400 },
+      { headers: json, body: '[1]', status: 400 },
+      { headers: json, body: '{"__proto__":{"a":1},"token":"x"}', status: 400 },
+      { headers: { 'content-type': 'text/plain' }, body: 'token=x', status: 415 },
+      { headers: { 'content-type': 'application/json; charset=latin1' }, body: '{"token":"x"}', status: 415 },
+      { headers: json, body: JSON.stringify({ token: 'x'.repeat(200_000) }), status: 413 },
+      { headers: {}, status: 400 },
+    ];
+    for (const { headers, body, status } of cases) {
+      const send = (path: string, key: string | null) => {
+        const req = request(app).post(path).set(headers);
+        if (key) req.set('x-service-key', key);
+        return body === undefined ? req : req.send(body);
+      };
+      for (const key of [rawKey, null]) {
+        const direct = await send(INTROSPECT, key);
+        const viaExpress = await send(`${INTROSPECT}?via=express`, key);
+        expect({ status: viaExpress.status, body: viaExpress.body }).toEqual({ status: direct.status, body: direct.body });
+        expect(viaExpress.headers['content-type']).toBe(direct.headers['content-type']);
+        expect(direct.status).toBe(key ? status : 401);
+      }
+    }
+  });
 });

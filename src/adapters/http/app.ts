@@ -128,6 +128,7 @@ export function createApp(
     introspectLimiter: limiters.introspect,
     heartbeatMs: options.changeHeartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     metrics: metrics ? new VerifierMetrics(metrics.registry) : undefined,
+    direct: { routes: direct, before: everyRequest },
   });
   app.use(limiters.global);
   addDocsRoutes(app); // GET /api/v1/openapi.json and /docs: public, rate limited, their own CSP

@@ -3,15 +3,17 @@ import { HttpError } from './http-error';
 import { unsafeJsonReason } from './json-guards';
 
 const BODY_LIMIT = '100kb';
+/** The same limit in bytes, for readers that count for themselves (node-json-body.ts). */
+export const BODY_LIMIT_BYTES = 100 * 1024;
 
 /** A body is on its way when it is chunked or announces a non-zero length (an empty one is no body). */
-function hasBody(headers: { 'transfer-encoding'?: string | undefined; 'content-length'?: string | undefined }): boolean {
+export function hasBody(headers: { 'transfer-encoding'?: string | undefined; 'content-length'?: string | undefined }): boolean {
   if (headers['transfer-encoding'] !== undefined) return true;
   const length = Number(headers['content-length'] ?? 0);
   return !Number.isNaN(length) && length > 0;
 }
 
-function isJsonObject(value: unknown): value is Record<string, unknown> {
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

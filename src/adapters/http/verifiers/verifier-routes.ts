@@ -3,10 +3,11 @@ import type { Introspection } from '../../../application/introspect';
 import type { UseCases } from '../../../application/use-cases';
 import { IntrospectBody } from '../dto/introspect-body';
 import { HttpError } from '../http-error';
-import { jsonBody } from '../json-body';
+import type { DirectRoutes } from '../direct-routes';
 import type { NodeHandler } from '../node-handler';
+import { nodeBodyOf, nodeJsonBody, validateNodeBody } from '../node-json-body';
 import { markRoute } from '../request-route';
-import { validateBody } from '../validate-body';
+import { sendJson } from '../send-json';
 import { changeStream } from './change-stream';
 import { serviceGuard } from './service-guard';
 import { introspectionResult, type VerifierMetrics } from './verifier-metrics';
@@ -18,9 +19,15 @@ export interface VerifierRouteOptions {
   readonly introspectLimiter: NodeHandler;
   readonly heartbeatMs: number;
   readonly metrics?: VerifierMetrics | undefined;
+  /**
+   * Where POST /introspect is also served without Express (direct-routes.ts), after `before` (the
+   * app-level middleware every request passes, without the global limiter).
+   */
+  readonly direct?: { readonly routes: DirectRoutes; readonly before: readonly NodeHandler[] } | undefined;
 }
 
 const ACTIVE = 'introspectionActive';
+const NO_STORE = { 'Cache-Control': 'no-store' } as const;
 
 function introspectionJson(result: Introspection): object {
   if (!result.active) return { active: false };
@@ -54,17 +61,23 @@ export function addVerifierRoutes(app: Express, base: string, useCases: UseCases
   const { metrics } = options;
   const guard = serviceGuard(useCases.authenticateService, options.globalLimiter);
   const introspectPath = `${base}/introspect`;
-  app.post(introspectPath, markRoute(introspectPath), ...(metrics ? [countIntrospections(metrics)] : []), guard, options.introspectLimiter,
-    jsonBody(), validateBody(IntrospectBody), async (req, res) => {
-      const body = req.body as IntrospectBody;
+  // NodeHandlers throughout, so that the exact path is answered without Express: a verifier calls
+  // this for every credential it has not seen, and Express's own work would be most of the cost.
+  const introspect: NodeHandler[] = [
+    markRoute(introspectPath), ...(metrics ? [countIntrospections(metrics)] : []), guard, options.introspectLimiter,
+    nodeJsonBody(), validateNodeBody(IntrospectBody), async (_req, res) => {
+      const body = nodeBodyOf<IntrospectBody>(res);
       if ((body.token === undefined) === (body.api_key === undefined)) {
         const message = 'Exactly one of token and api_key is required';
         throw new HttpError(400, message, [{ field: 'token', message }, { field: 'api_key', message }]);
       }
       const result = await useCases.introspect.execute(body.token !== undefined ? { token: body.token } : { apiKey: body.api_key! });
       res.locals[ACTIVE] = result.active;
-      res.status(200).set('Cache-Control', 'no-store').json(introspectionJson(result));
-    });
+      sendJson(res, 200, introspectionJson(result), NO_STORE);
+    },
+  ];
+  app.post(introspectPath, ...introspect);
+  options.direct?.routes.add(introspectPath, introspect, [], { method: 'POST', before: options.direct.before });
 
   const changesPath = `${base}/changes`;
   app.get(changesPath, markRoute(changesPath), guard, options.introspectLimiter, changeStream({
