@@ -279,7 +279,8 @@ export function renderMode(r: ModeResult): string {
 
 const HEADER = `# Benchmarks
 
-Produced by \`npm run bench\` (or \`make bench\`), which runs \`scripts/bench/run.ts\`; do not edit by hand
+Produced by \`npm run bench\` (or \`make bench\`), which runs \`scripts/bench/run.ts\`, then \`scripts/bench/verifier.ts\`
+(its own section, "Verifying services", between the \`bench:verifier\` markers); do not edit by hand
 (each mode's section is replaced by the next run of that mode; the other mode's section and the
 hand-written notes between the \`bench:notes\` markers at the end are kept). The Postgres section
 holds the main figures; the embedded section is kept beside it.
