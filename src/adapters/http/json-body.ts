@@ -13,8 +13,15 @@ export function hasBody(headers: { 'transfer-encoding'?: string | undefined; 'co
   return !Number.isNaN(length) && length > 0;
 }
 
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
+function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Why a parsed body cannot be taken (not an object, or unsafe keys or text); null when it can. */
+export function jsonObjectProblem(body: unknown): HttpError | null {
+  if (!isJsonObject(body)) return new HttpError(400, 'Request body must be a JSON object');
+  const unsafe = unsafeJsonReason(body);
+  return unsafe === null ? null : new HttpError(400, unsafe);
 }
 
 /**
@@ -42,16 +49,11 @@ export function jsonBody(): RequestHandler {
         return;
       }
       const body: unknown = req.body; // `null` too is a JSON value, and not an object
-      if (!isJsonObject(body)) {
-        next(new HttpError(400, 'Request body must be a JSON object'));
+      const problem = jsonObjectProblem(body);
+      if (problem) {
+        next(problem);
         return;
       }
-      const unsafe = unsafeJsonReason(body);
-      if (unsafe !== null) {
-        next(new HttpError(400, unsafe));
-        return;
-      }
-      req.body = body;
       next();
     });
   };

@@ -1,8 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { HttpError } from './http-error';
-import { BODY_LIMIT_BYTES, hasBody, isJsonObject } from './json-body';
-import { unsafeJsonReason } from './json-guards';
+import { BODY_LIMIT_BYTES, hasBody, jsonObjectProblem } from './json-body';
 import type { NodeHandler, NodeResponse } from './node-handler';
 import { fieldErrors, VALIDATOR_OPTIONS } from './validate-body';
 
@@ -76,13 +75,9 @@ export function nodeJsonBody(): NodeHandler {
         next(new HttpError(400, 'Malformed JSON body'));
         return;
       }
-      if (!isJsonObject(body)) {
-        next(new HttpError(400, 'Request body must be a JSON object'));
-        return;
-      }
-      const unsafe = unsafeJsonReason(body);
-      if (unsafe !== null) {
-        next(new HttpError(400, unsafe));
+      const problem = jsonObjectProblem(body);
+      if (problem) {
+        next(problem);
         return;
       }
       res.locals[KEY] = body;
