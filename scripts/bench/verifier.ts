@@ -220,7 +220,7 @@ async function main(): Promise<void> {
 ## Verifying services (client library, introspection, change feed)
 
 - **Date:** ${started.toISOString()} (${((Date.now() - started.getTime()) / 60_000).toFixed(1)} min)
-- **Command:** \`${describeCommand().replace(/npm run bench/, 'npm run bench')}\` (this section: \`scripts/bench/verifier.ts\`, run by \`npm run bench\` after the main scenarios)
+- **Command:** \`${describeCommand().replace('scripts/bench/run.ts', 'scripts/bench/verifier.ts')}\` (this section: \`scripts/bench/verifier.ts\`, run by \`npm run bench\` after the main scenarios)
 - **Machine:** ${describeMachine().cores} CPUs (${describeMachine().cpuModel}), Node ${describeMachine().node}, shared with other work; load average before ${loadBefore.map((n) => n.toFixed(2)).join(' / ')}, after ${loadAverage().map((n) => n.toFixed(2)).join(' / ')}
 - **Database:** Postgres at ${redactUrl(url)}
 - **Settings:** ${settings.reps} repetitions × ${settings.duration} s after ${settings.warmup} s of warm-up, ${settings.connections} connections, alternated with the baseline (B S B S …); medians. ${ROUNDS} revocations of each kind, one at a time.
