@@ -279,7 +279,8 @@ export function renderMode(r: ModeResult): string {
 
 const HEADER = `# Benchmarks
 
-Produced by \`npm run bench\` (or \`make bench\`), which runs \`scripts/bench/run.ts\`; do not edit by hand
+Produced by \`npm run bench\` (or \`make bench\`), which runs \`scripts/bench/run.ts\`, then \`scripts/bench/verifier.ts\`
+(its own section, "Verifying services", between the \`bench:verifier\` markers); do not edit by hand
 (each mode's section is replaced by the next run of that mode; the other mode's section and the
 hand-written notes between the \`bench:notes\` markers at the end are kept). The Postgres section
 holds the main figures; the embedded section is kept beside it.
@@ -348,6 +349,16 @@ function notRunYet(section: Section): string {
   return `## ${modeTitle(section)}\n\nNot run yet: \`${section === 'postgres' ? 'DATABASE_URL=postgres://… ' : 'BENCH_MODE=embedded '}npm run bench\`.`;
 }
 
+export const VERIFIER_START = '<!-- bench:verifier:start -->';
+export const VERIFIER_END = '<!-- bench:verifier:end -->';
+
+/** The text from `start` to `end`, markers included; undefined when they are not both there. */
+export function markedBlock(text: string, start: string, end: string): string | undefined {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  return from >= 0 && to > from ? text.slice(from, to + end.length) : undefined;
+}
+
 /** Replaces one section of the report, keeping the others and the hand-written notes. */
 export function writeReport(path: string, which: Section, section: string): void {
   const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
@@ -364,16 +375,13 @@ export function writeReport(path: string, which: Section, section: string): void
   const notes = notesStart >= 0 && notesEnd > notesStart ? previous.slice(notesStart, notesEnd + NOTES_END.length) : undefined;
   const parts = [HEADER.trim()];
   for (const m of SECTIONS) parts.push(`${startMarker(m)}\n${sections.get(m) ?? notRunYet(m)}\n${endMarker(m)}`);
-  const propagation = sectionBetween(previous, PROPAGATION_START, PROPAGATION_END);
-  if (propagation) parts.push(propagation);
+  // The propagation and verifier benches' sections (propagation.ts, verifier.ts write them), kept as they are.
+  for (const [start, end] of [[PROPAGATION_START, PROPAGATION_END], [VERIFIER_START, VERIFIER_END]] as const) {
+    const block = markedBlock(previous, start, end);
+    if (block) parts.push(block);
+  }
   if (notes) parts.push(notes);
   writeFileSync(path, `${parts.join('\n\n')}\n`);
-}
-
-function sectionBetween(text: string, start: string, end: string): string | undefined {
-  const from = text.indexOf(start);
-  const to = text.indexOf(end);
-  return from >= 0 && to > from ? text.slice(from, to + end.length) : undefined;
 }
 
 /**
@@ -383,7 +391,7 @@ function sectionBetween(text: string, start: string, end: string): string | unde
 export function writePropagationSection(path: string, section: string): void {
   const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const block = `${PROPAGATION_START}\n${section.trim()}\n${PROPAGATION_END}`;
-  const current = sectionBetween(previous, PROPAGATION_START, PROPAGATION_END);
+  const current = markedBlock(previous, PROPAGATION_START, PROPAGATION_END);
   const notes = previous.indexOf(NOTES_START);
   const next = current !== undefined
     ? previous.replace(current, () => block)

@@ -107,7 +107,7 @@ async function measured(target: ServerProcess, spec: LoadSpec): Promise<RunSampl
   return { load, rssPeak, foreignCpu, cpuPerRequest };
 }
 
-function describeRun(name: string, sample: RunSample): string {
+export function describeRun(name: string, sample: RunSample): string {
   const statuses = Object.entries(sample.load.statusCounts).map(([code, n]) => `${code}:${n}`).join(' ');
   return `${name.padEnd(8)} ${sample.load.rps.toFixed(0).padStart(6)} req/s  CPU ${sample.cpuPerRequest.toFixed(3)} ms/req  p50 ${sample.load.p50.toFixed(2)} ms  p99 ${sample.load.p99.toFixed(2)} ms  RSS ${(sample.rssPeak / 2 ** 20).toFixed(0)} MB  [${statuses}${sample.load.errors ? ` errors:${sample.load.errors}` : ''}]  others' CPU ${sample.foreignCpu.others.toFixed(2)}`;
 }

@@ -56,6 +56,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_GLOBAL: RAISED,
     RATE_LIMIT_LOGIN: RAISED,
     RATE_LIMIT_SIGNUP: RAISED,
+    RATE_LIMIT_INTROSPECT: RAISED,
     LOGIN_FAILURE_LIMIT: RAISED,
     LOGIN_FAILURE_ACCOUNT_LIMIT: RAISED,
     LOG_LEVEL: 'info',
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
   delete env['REDIS_URL']; // counters in process, as on a single instance
   const config = loadConfig(env);
 
-  const { storage, location, poolStats, listenForChanges } = await openStorage(config);
+  const { storage, location, poolStats, listenForChanges, serviceKeys } = await openStorage(config);
   // As main: the credential cache is kept current by its change listener.
   const feed = await openCredentialFeed(
     listenForChanges, storage, (error) => console.error('service-server: credential changes:', error), undefined, config.credentialCache,
@@ -80,6 +81,8 @@ async function main(): Promise<void> {
     loginThrottle: new MemoryLoginThrottle(config.loginFailures, clock), // main's choice without REDIS_URL
     credentials: feed.credentials,
     keyUsage,
+    credentialChanges: feed.changes,
+    serviceKeys,
   }, { inviteTtlSeconds: config.inviteTtlSeconds });
 
   let serverErrors = 0;

@@ -1,7 +1,9 @@
 import type { Authenticate } from './authenticate';
+import type { AuthenticateService } from './authenticate-service';
 import type { ChangeMemberRole } from './change-member-role';
 import type { ChangePassword } from './change-password';
 import type { CreateApiKey } from './create-api-key';
+import type { Introspect } from './introspect';
 import type { InviteUser } from './invite-user';
 import type { ListAuditEvents } from './list-audit-events';
 import type { ListApiKeys } from './list-api-keys';
@@ -13,6 +15,7 @@ import type { RemoveMember } from './remove-member';
 import type { RevokeApiKey } from './revoke-api-key';
 import type { RevokeInvite } from './revoke-invite';
 import type { Signup } from './signup';
+import type { CredentialChangeFeed } from './ports/credential-change-feed';
 
 /** Everything the driving adapters (HTTP) may call: built by the composition root. */
 export interface UseCases {
@@ -32,4 +35,8 @@ export interface UseCases {
   readonly listAuditEvents: ListAuditEvents;
   /** Not a request of its own: the HTTP adapter records refused requests through it. */
   readonly recordRefusal: RecordRefusal;
+  /** For verifying services: their own credential, introspection and the change feed. */
+  readonly authenticateService: AuthenticateService;
+  readonly introspect: Introspect;
+  readonly credentialChanges: CredentialChangeFeed;
 }

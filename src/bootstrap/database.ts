@@ -5,7 +5,9 @@ import { openPglite, openPostgres, type OpenDatabase, type PoolStats } from '../
 import { PgliteChangeListener } from '../adapters/persistence/kysely/pglite-change-listener';
 import { createKyselyStorage } from '../adapters/persistence/kysely/kysely-storage';
 import { openServingPglite, openServingPostgres, pendingMigrations, servingLoginRisks } from '../adapters/persistence/kysely/serving-database';
+import { KyselyServiceKeyRepository } from '../adapters/persistence/kysely/service-key-repository';
 import type { Storage } from '../adapters/persistence/storage';
+import type { ServiceKeyLookup } from '../application/ports/service-keys';
 import type { Config } from './config';
 
 type DatabaseConfig = Pick<Config, 'databaseUrl' | 'pgliteDir'> & Partial<Pick<Config, 'database' | 'migrationDatabaseUrl'>>;
@@ -27,6 +29,8 @@ export interface OpenedStorage {
    * always a superuser's (the embedded database has no logins to choose from).
    */
   readonly loginRisks: string[];
+  /** Service keys, read as the app role (which may only read them). */
+  readonly serviceKeys: ServiceKeyLookup;
 }
 
 /** A listener for the credential-change channel of the database the storage is on. */
@@ -88,6 +92,7 @@ export async function openStorage(
     appliedMigrations,
     pendingMigrations: () => pendingMigrations(db),
     poolStats,
+    serviceKeys: new KyselyServiceKeyRepository(db),
   };
 }
 

@@ -100,6 +100,8 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
     loginThrottle,
     credentials: feed.credentials,
     keyUsage,
+    credentialChanges: feed.changes,
+    serviceKeys: opened.serviceKeys,
   }, { inviteTtlSeconds: config.inviteTtlSeconds, inviteRequireEmailMatch: config.inviteRequireEmailMatch });
 
   const server = createHttpServer(config.http);

@@ -1,8 +1,10 @@
 import { AuditTrail } from '../application/audit-trail';
 import { Authenticate } from '../application/authenticate';
+import { AuthenticateService } from '../application/authenticate-service';
 import { ChangeMemberRole } from '../application/change-member-role';
 import { ChangePassword } from '../application/change-password';
 import { CreateApiKey } from '../application/create-api-key';
+import { Introspect } from '../application/introspect';
 import { InviteUser } from '../application/invite-user';
 import { ListApiKeys } from '../application/list-api-keys';
 import { ListAuditEvents } from '../application/list-audit-events';
@@ -11,11 +13,13 @@ import { ListMembers } from '../application/list-members';
 import { Login } from '../application/login';
 import type { ApiKeyUsage } from '../application/ports/api-key-usage';
 import type { Clock } from '../application/ports/clock';
+import type { CredentialChangeFeed } from '../application/ports/credential-change-feed';
 import type { CredentialStates } from '../application/ports/credential-states';
 import type { IdGenerator } from '../application/ports/ids';
 import type { LoginThrottle } from '../application/ports/login-throttle';
 import type { PasswordHasher } from '../application/ports/password-hasher';
 import type { Secrets } from '../application/ports/secrets';
+import type { ServiceKeyLookup } from '../application/ports/service-keys';
 import type { TokenService } from '../application/ports/token-service';
 import { RecordRefusal } from '../application/record-refusal';
 import { RemoveMember } from '../application/remove-member';
@@ -23,9 +27,11 @@ import { RevokeApiKey } from '../application/revoke-api-key';
 import { RevokeInvite } from '../application/revoke-invite';
 import { Signup } from '../application/signup';
 import type { UseCases } from '../application/use-cases';
-import { CachedCredentialStates } from '../adapters/cache/cached-credential-states';
 import { BatchedApiKeyUsage } from '../adapters/cache/batched-api-key-usage';
+import { CredentialChangeFanOut } from '../adapters/cache/credential-change-fan-out';
+import { MemoryServiceKeys } from '../adapters/persistence/memory/memory-service-keys';
 import type { Storage } from '../adapters/persistence/storage';
+import { localCredentialFeed } from './change-feed';
 
 export interface Services {
   readonly hasher: PasswordHasher;
@@ -43,6 +49,14 @@ export interface Services {
    */
   readonly credentials?: CredentialStates | undefined;
   /**
+   * The changes that `credentials` is told of, for verifying services' change streams. Given with
+   * `credentials` (change-feed.ts makes both). Credentials given without it: the feed refuses every
+   * subscriber, since nothing would reach them.
+   */
+  readonly credentialChanges?: CredentialChangeFeed | undefined;
+  /** Where service keys are looked up; unset: none exist, and every service is refused. */
+  readonly serviceKeys?: ServiceKeyLookup | undefined;
+  /**
    * Where last_used_at is kept; unset: batched writes to the storage, which nobody flushes at exit
    * (main passes its own and closes it at shutdown).
    */
@@ -55,7 +69,11 @@ export interface Policy {
   readonly inviteTtlSeconds: number;
   /** INVITE_REQUIRE_EMAIL_MATCH: a signup must use the invited address. Off unless set. */
   readonly inviteRequireEmailMatch?: boolean;
+  /** How long a verified service key is trusted before storage is read again (its revocation's delay). */
+  readonly serviceKeyTrustMs?: number | undefined;
 }
+
+export const DEFAULT_SERVICE_KEY_TRUST_MS = 5_000;
 
 /**
  * The composition root's core: every use-case built from one storage backend and one set of
@@ -64,7 +82,9 @@ export interface Policy {
 export async function buildUseCases(storage: Storage, services: Services, policy: Policy): Promise<UseCases> {
   const { repos, unitOfWork } = storage;
   const { hasher, tokens, ids, secrets, clock, loginThrottle } = services;
-  const credentials = services.credentials ?? new CachedCredentialStates(repos);
+  const local = services.credentials ? undefined : localCredentialFeed(repos);
+  const credentials = services.credentials ?? local!.credentials;
+  const credentialChanges = services.credentialChanges ?? local?.changes ?? new CredentialChangeFanOut(false);
   // The one place this instance forgets what it changed: right after each unit of work commits.
   storage.afterCommit((changes) => {
     for (const change of changes) credentials.forget(change);
@@ -75,10 +95,12 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   const dummyHash = await hasher.hash(secrets.randomHex(32));
   const trail = new AuditTrail({ ids, clock });
   const auditEvents = repos.auditEvents;
+  const authenticate = new Authenticate({ credentials, keyUsage, tokens, secrets, clock });
+  const serviceKeys = services.serviceKeys ?? new MemoryServiceKeys();
   return {
     signup: new Signup({ repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, inviteRequiresEmailMatch: policy.inviteRequireEmailMatch }),
     login: new Login({ users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, dummyHash, auditEvents, trail }),
-    authenticate: new Authenticate({ credentials, keyUsage, tokens, secrets, clock }),
+    authenticate,
     createApiKey: new CreateApiKey({ unitOfWork, trail, ids, secrets, clock }),
     listApiKeys: new ListApiKeys({ apiKeys: repos.apiKeys }),
     revokeApiKey: new RevokeApiKey({ unitOfWork, trail }),
@@ -91,5 +113,10 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail }),
     listAuditEvents: new ListAuditEvents({ auditEvents }),
     recordRefusal: new RecordRefusal({ auditEvents, tenants: repos.tenants, trail }),
+    authenticateService: new AuthenticateService({
+      serviceKeys, secrets, clock, trustForMs: policy.serviceKeyTrustMs ?? DEFAULT_SERVICE_KEY_TRUST_MS,
+    }),
+    introspect: new Introspect({ authenticate, credentials, tokens, secrets }),
+    credentialChanges,
   };
 }

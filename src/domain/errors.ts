@@ -125,3 +125,9 @@ export class InvalidAuditCursor extends DomainError {
   readonly code = 'INVALID_AUDIT_CURSOR';
   constructor() { super('Invalid cursor'); }
 }
+
+/** The calling service sent no service key, or one that is unknown, revoked or malformed. */
+export class InvalidServiceKey extends DomainError {
+  readonly code = 'INVALID_SERVICE_KEY';
+  constructor() { super('Invalid or missing service key'); }
+}

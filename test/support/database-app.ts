@@ -12,6 +12,8 @@ import { assertPgliteCanLoadInJest } from './pglite';
 import { openCredentialFeed } from '../../src/bootstrap/change-feed';
 import { changeListenerFor } from '../../src/bootstrap/database';
 import { buildTestUseCases } from './test-use-cases';
+import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/service-key-repository';
+import type { Clock } from '../../src/application/ports/clock';
 
 export interface DatabaseApp {
   readonly app: RequestListener;
@@ -33,6 +35,9 @@ export interface DatabaseAppOptions {
    * not to (to show what an instance that does not listen would keep serving).
    */
   readonly changeFeed?: boolean;
+  readonly clock?: Clock;
+  /** How often an idle change stream carries a heartbeat; the app's default otherwise. */
+  readonly changeHeartbeatMs?: number;
 }
 
 /**
@@ -61,8 +66,13 @@ export async function databaseApp(
   const feed = await openCredentialFeed(listen, storage, () => undefined, { retryMs: 100, heartbeatMs: 1_000 });
   // As main: key usage written in batches, and what is gathered written before the database closes.
   const keyUsage = new BatchedApiKeyUsage(storage.repos.apiKeys, new SystemClock(), () => undefined);
-  const { useCases } = await buildTestUseCases({ storage, credentials: feed.credentials, keyUsage });
-  const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: GENEROUS_LIMITS }, () => undefined);
+  const { useCases } = await buildTestUseCases({
+    storage, credentials: feed.credentials, keyUsage, credentialChanges: feed.changes,
+    serviceKeys: new KyselyServiceKeyRepository(opened.db), clock: options.clock,
+  });
+  const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: GENEROUS_LIMITS }, {
+    onError: () => undefined, changeHeartbeatMs: options.changeHeartbeatMs,
+  });
   const owner = ownerPool?.db ?? ownerView(opened.db);
   return {
     app,

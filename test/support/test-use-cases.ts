@@ -1,6 +1,8 @@
 import type { ApiKeyUsage } from '../../src/application/ports/api-key-usage';
 import type { Clock } from '../../src/application/ports/clock';
+import type { CredentialChangeFeed } from '../../src/application/ports/credential-change-feed';
 import type { CredentialStates } from '../../src/application/ports/credential-states';
+import type { ServiceKeyLookup } from '../../src/application/ports/service-keys';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher';
 import type { LoginFailurePolicy, LoginThrottle } from '../../src/application/ports/login-throttle';
 import type { UseCases } from '../../src/application/use-cases';
@@ -34,6 +36,12 @@ export interface TestUseCasesOptions {
   readonly credentials?: CredentialStates;
   /** Where last_used_at goes; by default the throttled writer buildUseCases makes. */
   readonly keyUsage?: ApiKeyUsage;
+  /** The changes `credentials` announces (change-feed.ts makes both); by default buildUseCases's own. */
+  readonly credentialChanges?: CredentialChangeFeed;
+  /** Service keys for introspection and the change feed; by default none. */
+  readonly serviceKeys?: ServiceKeyLookup;
+  /** How long a verified service key is trusted; buildUseCases's default otherwise. */
+  readonly serviceKeyTrustMs?: number;
 }
 
 export interface TestUseCases {
@@ -55,9 +63,12 @@ export async function buildTestUseCases(options: TestUseCasesOptions = {}): Prom
     loginThrottle: options.loginThrottle ?? new MemoryLoginThrottle(options.loginFailures ?? loadConfig({}).loginFailures, clock),
     credentials: options.credentials,
     keyUsage: options.keyUsage,
+    credentialChanges: options.credentialChanges,
+    serviceKeys: options.serviceKeys,
   };
   const useCases = await buildUseCases(storage, services, {
     inviteTtlSeconds: options.inviteTtlSeconds ?? 604_800, inviteRequireEmailMatch: options.inviteRequireEmailMatch,
+    serviceKeyTrustMs: options.serviceKeyTrustMs,
   });
   return { useCases, storage, services };
 }

@@ -94,6 +94,13 @@ export class JwtTokenService implements TokenService {
     }
     return null;
   }
+
+  /** Read from the verified tokens, so it costs nothing after `verify` (introspection asks right after). */
+  expiresAt(token: string): Date | null {
+    if (!this.verified.has(token) && this.verify(token) === null) return null;
+    const known = this.verified.get(token);
+    return known ? new Date(known.exp * 1000) : null;
+  }
 }
 
 /** The payload of a token valid under this key; null when it is signed right but unusable; undefined otherwise. */

@@ -20,6 +20,9 @@ import { requestLog } from './request-log';
 import { addRouteGroup } from './route-group';
 import { securityHeaders } from './security-headers';
 import { addDocsRoutes } from './routes/docs-routes';
+import { DEFAULT_HEARTBEAT_MS } from './verifiers/change-stream';
+import { VerifierMetrics } from './verifiers/verifier-metrics';
+import { addVerifierRoutes } from './verifiers/verifier-routes';
 import { protectedRoutes } from './routes/protected-routes';
 import { publicRoutes } from './routes/public-routes';
 
@@ -59,6 +62,8 @@ export interface AppOptions {
   readonly serveMetrics?: boolean | undefined;
   /** What GET /readyz asks. Unset: always ready. */
   readonly readiness?: Readiness | undefined;
+  /** How often an idle change-feed stream carries a heartbeat. Default: DEFAULT_HEARTBEAT_MS. */
+  readonly changeHeartbeatMs?: number | undefined;
 }
 
 const AUTH_BASE = '/api/v1/auth';
@@ -84,7 +89,8 @@ export function createApp(
   config: HttpConfig,
   appOptions: AppOptions | ((err: unknown) => void) = {},
 ): RequestListener {
-  const { logger, onError, metrics, serveMetrics: metricsRoute = true, readiness = ALWAYS_READY } = optionsFrom(appOptions);
+  const options = optionsFrom(appOptions);
+  const { logger, onError, metrics, serveMetrics: metricsRoute = true, readiness = ALWAYS_READY } = options;
   const log = (err: unknown, req?: NodeRequest & { log?: Logger }): void => {
     if (logger) (req?.log ?? logger).error({ err }, 'request failed');
     if (onError) onError(err);
@@ -117,6 +123,14 @@ export function createApp(
   app.get('/healthz', liveness);
   app.get('/readyz', readinessCheck(readiness));
   if (metrics && metricsRoute) app.get('/metrics', serveMetrics(metrics.registry));
+  // Introspection and the change feed: limited per service key rather than by the global limiter.
+  addVerifierRoutes(app, AUTH_BASE, useCases, {
+    globalLimiter: limiters.global,
+    introspectLimiter: limiters.introspect,
+    heartbeatMs: options.changeHeartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+    metrics: metrics ? new VerifierMetrics(metrics.registry) : undefined,
+    direct: { routes: direct, before: everyRequest },
+  });
   app.use(limiters.global);
   addDocsRoutes(app); // GET /api/v1/openapi.json and /docs: public, rate limited, their own CSP
 

@@ -38,15 +38,33 @@ const notFound: NodeHandler = (_req, _res, next) => next(new HttpError(404, 'Not
  * docs routes and the public group have none of the direct paths (app.ts adds the protected
  * group, where direct routes come from, after them).
  */
+export interface DirectRouteOptions {
+  /** GET unless given. A POST route reads its body itself (node-json-body.ts): Express's parsers need Express. */
+  readonly method?: DirectMethod;
+  /**
+   * What runs before the route instead of the stack's `before`: for a route the app registers
+   * earlier than some of that middleware (the verifier routes come before the global limiter).
+   */
+  readonly before?: readonly NodeHandler[];
+}
+
+export type DirectMethod = 'GET' | 'POST';
+
 export class DirectRoutes {
-  private readonly chains = new Map<string, Chain>();
+  private readonly chains = new Map<string, Map<string, Chain>>([['GET', new Map()], ['POST', new Map()]]);
 
   constructor(private readonly stack: DirectRouteStack) {}
 
-  add(path: string, handlers: readonly NodeHandler[], errorHandlers: readonly NodeErrorHandler[]): void {
-    if (this.chains.has(path)) throw new Error(`direct route ${path} added twice`);
-    this.chains.set(path, {
-      handlers: [...this.stack.before, ...handlers, notFound],
+  /** The middleware that runs before every route, in the app's order (for a route's own `before`). */
+  get before(): readonly NodeHandler[] {
+    return this.stack.before;
+  }
+
+  add(path: string, handlers: readonly NodeHandler[], errorHandlers: readonly NodeErrorHandler[], options: DirectRouteOptions = {}): void {
+    const chains = this.chains.get(options.method ?? 'GET')!;
+    if (chains.has(path)) throw new Error(`direct route ${path} added twice`);
+    chains.set(path, {
+      handlers: [...(options.before ?? this.stack.before), ...handlers, notFound],
       errorHandlers: [...errorHandlers, this.stack.errorMapper],
     });
   }
@@ -56,7 +74,7 @@ export class DirectRoutes {
     // Read once: the app's settings are final by the time it serves (createApp returns after setting them).
     const trust = app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1];
     return (req: IncomingMessage, res: ServerResponse) => {
-      const chain = req.method === 'GET' ? this.chains.get(req.url ?? '') : undefined;
+      const chain = this.chains.get(req.method ?? '')?.get(req.url ?? '');
       if (!chain) {
         app(req, res);
         return;

@@ -37,6 +37,7 @@ const DOMAIN_STATUS: Readonly<Record<string, number>> = {
   OWNER_KEY_REQUIRES_OWNER: 403,
   CURRENT_PASSWORD_INCORRECT: 403,
   LAST_OWNER: 409,
+  INVALID_SERVICE_KEY: 401,
 };
 
 /**

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { type ClientRateLimitInfo, ipKeyGenerator, type Options, type Store } from 'express-rate-limit';
 import { TooManyRequests } from './http-error';
-import type { NodeHandler } from './node-handler';
+import type { NodeHandler, NodeRequest, NodeResponse } from './node-handler';
+
+/** The bucket a request counts in, when it is not the client's address (a service's key id). */
+export type BucketOf = (req: NodeRequest, res: NodeResponse) => string;
 
 export interface FixedWindowOptions {
   readonly limit: number;
@@ -13,6 +16,8 @@ export interface FixedWindowOptions {
   readonly log: (err: unknown) => void;
   /** Called once for each request refused for its count (metrics). */
   readonly onReject?: (() => void) | undefined;
+  /** Unset: the client address (req.ip, IPv6 by /56). */
+  readonly bucketOf?: BucketOf | undefined;
 }
 
 /** What one client address costs to key: its bucket (IPv6 grouped by /56) and the header's partition key. */
@@ -56,7 +61,7 @@ function appendHeader(res: ServerResponse, name: string, value: string): void {
  * left; a store error rejects the request (FailClosedStore makes it a 503). Headers: draft-8
  * `RateLimit` and `RateLimit-Policy`, appended, so a request that passes two limiters shows both.
  */
-export function fixedWindowLimiter({ limit, windowMs, store, log, onReject }: FixedWindowOptions): NodeHandler {
+export function fixedWindowLimiter({ limit, windowMs, store, log, onReject, bucketOf }: FixedWindowOptions): NodeHandler {
   // The library hands its whole configuration to init; the stores we use read windowMs only.
   try {
     void Promise.resolve(store.init?.({ windowMs, limit } as Options)).catch(log);
@@ -70,11 +75,11 @@ export function fixedWindowLimiter({ limit, windowMs, store, log, onReject }: Fi
   const policyPrefix = `"${name}"; q=${limit}; w=${windowSeconds}; pk=:`;
   const clients = new Map<string, Client>();
 
-  const clientOf = (ip: string): Client => {
+  const clientOf = (ip: string, keyOf: (value: string) => string = ipKeyGenerator): Client => {
     let client = clients.get(ip);
     if (!client) {
       if (clients.size >= MEMO_LIMIT) clients.clear();
-      const key = ipKeyGenerator(ip);
+      const key = keyOf(ip);
       client = { key, partitionKey: partitionKeyOf(key) };
       clients.set(ip, client);
     }
@@ -82,7 +87,7 @@ export function fixedWindowLimiter({ limit, windowMs, store, log, onReject }: Fi
   };
 
   return (req, res, next) => {
-    const client = clientOf(req.ip ?? '');
+    const client = bucketOf ? clientOf(bucketOf(req, res), (bucket) => bucket) : clientOf(req.ip ?? '');
     let counted: Promise<ClientRateLimitInfo>;
     try {
       counted = Promise.resolve(store.increment(client.key));

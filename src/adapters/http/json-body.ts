@@ -3,9 +3,11 @@ import { HttpError } from './http-error';
 import { unsafeJsonReason } from './json-guards';
 
 const BODY_LIMIT = '100kb';
+/** The same limit in bytes, for readers that count for themselves (node-json-body.ts). */
+export const BODY_LIMIT_BYTES = 100 * 1024;
 
 /** A body is on its way when it is chunked or announces a non-zero length (an empty one is no body). */
-function hasBody(headers: { 'transfer-encoding'?: string | undefined; 'content-length'?: string | undefined }): boolean {
+export function hasBody(headers: { 'transfer-encoding'?: string | undefined; 'content-length'?: string | undefined }): boolean {
   if (headers['transfer-encoding'] !== undefined) return true;
   const length = Number(headers['content-length'] ?? 0);
   return !Number.isNaN(length) && length > 0;
@@ -13,6 +15,13 @@ function hasBody(headers: { 'transfer-encoding'?: string | undefined; 'content-l
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Why a parsed body cannot be taken (not an object, or unsafe keys or text); null when it can. */
+export function jsonObjectProblem(body: unknown): HttpError | null {
+  if (!isJsonObject(body)) return new HttpError(400, 'Request body must be a JSON object');
+  const unsafe = unsafeJsonReason(body);
+  return unsafe === null ? null : new HttpError(400, unsafe);
 }
 
 /**
@@ -40,16 +49,11 @@ export function jsonBody(): RequestHandler {
         return;
       }
       const body: unknown = req.body; // `null` too is a JSON value, and not an object
-      if (!isJsonObject(body)) {
-        next(new HttpError(400, 'Request body must be a JSON object'));
+      const problem = jsonObjectProblem(body);
+      if (problem) {
+        next(problem);
         return;
       }
-      const unsafe = unsafeJsonReason(body);
-      if (unsafe !== null) {
-        next(new HttpError(400, unsafe));
-        return;
-      }
-      req.body = body;
       next();
     });
   };

@@ -1,7 +1,8 @@
 import { MemoryStore, type Store } from 'express-rate-limit';
 import { FailClosedStore } from './fail-closed-store';
-import { fixedWindowLimiter } from './fixed-window-limiter';
+import { type BucketOf, fixedWindowLimiter } from './fixed-window-limiter';
 import type { NodeHandler } from './node-handler';
+import { serviceCallerOf } from './service-caller';
 
 const WINDOW_MS = 60_000;
 
@@ -10,7 +11,14 @@ export interface RateLimitConfig {
   readonly global: number;
   readonly login: number;
   readonly signup: number;
+  /**
+   * Introspection and change-feed requests per minute per service key (not per address: a busy
+   * verifier makes many from one). Unset: DEFAULT_INTROSPECT_LIMIT.
+   */
+  readonly introspect?: number | undefined;
 }
+
+export const DEFAULT_INTROSPECT_LIMIT = 60_000;
 
 export type LimiterName = keyof RateLimitConfig;
 
@@ -33,6 +41,8 @@ export interface RateLimiters {
   readonly global: NodeHandler;
   readonly login: NodeHandler;
   readonly signup: NodeHandler;
+  /** Keyed by the calling service's key id (set on the request by the service guard), not by address. */
+  readonly introspect: NodeHandler;
 }
 
 /**
@@ -50,13 +60,20 @@ export interface RateLimiters {
  * A store failure is refused, never passed: FailClosedStore turns it into a 503 the error mapper
  * answers.
  */
-function limiter(limit: number, store: Store, log: (err: unknown) => void, onReject: () => void): NodeHandler {
-  return fixedWindowLimiter({ limit, windowMs: WINDOW_MS, store: new FailClosedStore(store), log, onReject });
+function limiter(limit: number, store: Store, log: (err: unknown) => void, onReject: () => void, bucketOf?: BucketOf): NodeHandler {
+  return fixedWindowLimiter({ limit, windowMs: WINDOW_MS, store: new FailClosedStore(store), log, onReject, bucketOf });
 }
 
 export function createRateLimiters(config: RateLimitConfig, options: RateLimiterOptions): RateLimiters {
   const storeFor = options.store ?? (() => new MemoryStore());
   const { onReject } = options;
-  const build = (name: LimiterName) => limiter(config[name], storeFor(name), options.log, onReject ? () => onReject(name) : () => undefined);
-  return { global: build('global'), login: build('login'), signup: build('signup') };
+  const build = (name: LimiterName, bucketOf?: BucketOf) => limiter(
+    config[name] ?? DEFAULT_INTROSPECT_LIMIT, storeFor(name), options.log, onReject ? () => onReject(name) : () => undefined, bucketOf,
+  );
+  return {
+    global: build('global'),
+    login: build('login'),
+    signup: build('signup'),
+    introspect: build('introspect', (_req, res) => `service:${serviceCallerOf(res).serviceKeyId}`),
+  };
 }

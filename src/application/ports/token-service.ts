@@ -16,4 +16,6 @@ export interface TokenService {
   issue(claims: TokenClaims): string;
   /** The claims of a valid, unexpired token; null for anything else (never a throw). */
   verify(token: string): TokenClaims | null;
+  /** When a token `verify` accepts stops being valid; null for a token it would refuse. */
+  expiresAt(token: string): Date | null;
 }

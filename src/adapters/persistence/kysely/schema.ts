@@ -12,6 +12,7 @@ export interface DB {
   api_keys: ApiKeysTable;
   tenant_invites: TenantInvitesTable;
   audit_events: AuditEventsTable;
+  service_keys: ServiceKeysTable;
 }
 
 export interface TenantsTable {
@@ -74,4 +75,14 @@ export interface AuditEventsTable {
   occurred_at: Date;
   /** jsonb: written as serialised text (see the repository), read back parsed by the driver. */
   details: ColumnType<unknown, AuditDetails, never>;
+}
+
+/** Not tenant-scoped: the service's role may only read it (migration 0007). */
+export interface ServiceKeysTable {
+  id: string;
+  name: string;
+  key_prefix: string;
+  key_hash: string;
+  created_at: Date;
+  revoked_at: Date | null;
 }

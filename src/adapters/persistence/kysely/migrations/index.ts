@@ -5,6 +5,7 @@ import * as keyAndMemberLifecycle from './0003-key-and-member-lifecycle';
 import * as auditEvents from './0004-audit-events';
 import * as changeTriggersAndRecordTenant from './0005-change-triggers-and-record-tenant';
 import * as leastPrivilege from './0006-least-privilege';
+import * as serviceKeys from './0007-service-keys';
 import * as credentialCheckStatements from './0008-credential-check-statements';
 
 /**
@@ -18,6 +19,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0004-audit-events': auditEvents,
   '0005-change-triggers-and-record-tenant': changeTriggersAndRecordTenant,
   '0006-least-privilege': leastPrivilege,
+  '0007-service-keys': serviceKeys,
   '0008-credential-check-statements': credentialCheckStatements,
 };
 

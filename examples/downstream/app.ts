@@ -1,0 +1,20 @@
+import express, { type Express } from 'express';
+import { type PortcullisMiddleware, principalOf, requireRole } from '../../packages/client/src';
+
+/**
+ * A downstream service: every route behind Portcullis, one of them for admins only. The principal
+ * comes from the middleware; the handlers never see a credential.
+ */
+export function downstreamApp(auth: PortcullisMiddleware): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(auth);
+  app.get('/whoami', (req, res) => {
+    const { tenantId, userId, role, method } = principalOf(req);
+    res.json({ tenant_id: tenantId, user_id: userId, role, method });
+  });
+  app.post('/admin-only', requireRole('admin'), (req, res) => {
+    res.json({ ok: true, acted_as: principalOf(req).userId });
+  });
+  return app;
+}

@@ -1,0 +1,165 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ChangeFeed, type CredentialChange } from './change-feed';
+import { type Introspection, IntrospectionClient, type IntrospectionRequest, PortcullisUnavailable } from './introspection-client';
+import { type Principal, setPrincipal } from './principal';
+import { VerdictCache, type Verdict } from './verdict-cache';
+
+export interface PortcullisOptions {
+  /** Where Portcullis is: `https://auth.internal` (its API is under /api/v1/auth). */
+  readonly url: string;
+  /** This service's key, from `npm run service-key -- create <name>` on Portcullis. */
+  readonly serviceKey: string;
+  /** Credentials remembered at most; the least recently used go first. Default 10,000. */
+  readonly cacheSize?: number;
+  /** How long an introspection may take before the request is answered 503. Default 2,000 ms. */
+  readonly timeoutMs?: number;
+  /** Reconnection waits for the change feed: from `min`, doubled per failure, up to `max`. Default 250 ms to 5 s. */
+  readonly reconnectMs?: { readonly min: number; readonly max: number };
+  /** Epoch milliseconds now, for expiry of remembered credentials; Date.now by default (tests move it). */
+  readonly now?: () => number;
+  /** Told of every failure to reach Portcullis and of the feed going down; console.warn by default. */
+  readonly onError?: (error: Error) => void;
+  /** Told when the change feed opens (true) or drops (false), after the cache has acted on it. */
+  readonly onFeed?: (connected: boolean) => void;
+  /** Told of every change on the feed, after the cache has forgotten what it names. */
+  readonly onChange?: (change: CredentialChange) => void;
+}
+
+export interface PortcullisMiddleware extends RequestHandler {
+  /** Whether the change feed is open, so that answers are remembered. */
+  readonly feedConnected: boolean;
+  /** Resolves once the change feed is open (or at once if it is). */
+  feedReady(): Promise<void>;
+  /** Stops the change feed; the middleware then asks Portcullis on every request. */
+  close(): void;
+}
+
+// The rules a credential meets before anything is asked, as Portcullis applies them (part 5).
+const API_KEY_PREFIX = 'pcls_';
+const API_KEY_LENGTH = 37;
+const BEARER = 'Bearer ';
+/** Seconds a client is asked to wait when Portcullis cannot vouch for its credential. */
+const RETRY_AFTER_SECONDS = '5';
+
+function refuse(res: Response, status: number, error: string): void {
+  if (status === 503) res.set('Retry-After', RETRY_AFTER_SECONDS);
+  res.status(status).json({ error });
+}
+
+interface Asked {
+  readonly request: IntrospectionRequest;
+  /** The cache key: the kind and the credential itself. */
+  readonly credential: string;
+  /** What a refusal of this credential is called. */
+  readonly refusal: string;
+}
+
+/** Which credential the request carries, by part 5's order; a string is a refusal decided without asking. */
+function credentialOf(req: Request): Asked | string {
+  const header = req.headers['x-api-key'];
+  if (header !== undefined) {
+    const apiKey = Array.isArray(header) ? header.join(', ') : header;
+    if (apiKey.length !== API_KEY_LENGTH || !apiKey.startsWith(API_KEY_PREFIX)) return 'Invalid API key format';
+    return { request: { api_key: apiKey }, credential: `k:${apiKey}`, refusal: 'Invalid API key' };
+  }
+  const authorization = req.headers.authorization;
+  if (authorization?.startsWith(BEARER)) {
+    const token = authorization.slice(BEARER.length);
+    return { request: { token }, credential: `t:${token}`, refusal: 'Invalid or expired token' };
+  }
+  return 'Missing authentication';
+}
+
+function verdictOf(answer: Extract<Introspection, { active: true }>): Verdict {
+  return {
+    principal: Object.freeze({ tenantId: answer.tenant_id, userId: answer.user_id, role: answer.role, method: answer.method }),
+    expiresAtMs: answer.exp === undefined ? null : answer.exp * 1000,
+    keyId: answer.key_id,
+  };
+}
+
+/**
+ * Express middleware that admits a request only when Portcullis vouches for its credential, and
+ * answers refusals exactly as Portcullis itself does (401 with the same messages). Answers are
+ * remembered while the change feed is open, and forgotten the moment a change names them, or
+ * everything is forgotten when the feed drops. When Portcullis cannot be asked, the request is
+ * refused with 503: never let through on a guess.
+ */
+export function portcullis(options: PortcullisOptions): PortcullisMiddleware {
+  const now = options.now ?? Date.now;
+  const onError = options.onError ?? ((error: Error) => console.warn(`portcullis: ${error.message}`));
+  const client = new IntrospectionClient(options.url, options.serviceKey, options.timeoutMs ?? 2_000);
+  const cache = new VerdictCache(options.cacheSize ?? 10_000);
+  // Several requests with one unknown credential at once share one introspection.
+  const inFlight = new Map<string, Promise<Introspection>>();
+  let waiting: Array<() => void> = [];
+
+  const feed = new ChangeFeed({
+    url: options.url,
+    serviceKey: options.serviceKey,
+    minReconnectMs: options.reconnectMs?.min ?? 250,
+    maxReconnectMs: options.reconnectMs?.max ?? 5_000,
+  }, {
+    up: () => {
+      cache.trust();
+      for (const resolve of waiting) resolve();
+      waiting = [];
+      options.onFeed?.(true);
+    },
+    change: (change) => {
+      if (change.kind === 'user') cache.forgetUser(change.userId);
+      else cache.forgetKey(change.keyId);
+      options.onChange?.(change);
+    },
+    down: (reason) => {
+      cache.distrust();
+      onError(reason);
+      options.onFeed?.(false);
+    },
+  });
+  feed.start();
+
+  const ask = (asked: Asked): Promise<Introspection> => {
+    let pending = inFlight.get(asked.credential);
+    if (!pending) {
+      const generation = cache.generation;
+      pending = client.introspect(asked.request).then((answer) => {
+        if (answer.active) cache.set(asked.credential, verdictOf(answer), generation);
+        return answer;
+      }).finally(() => inFlight.delete(asked.credential));
+      inFlight.set(asked.credential, pending);
+    }
+    return pending;
+  };
+
+  const admit = (req: Request, next: NextFunction, principal: Principal): void => {
+    setPrincipal(req, principal);
+    next();
+  };
+
+  const middleware = ((req: Request, res: Response, next: NextFunction): void => {
+    const asked = credentialOf(req);
+    if (typeof asked === 'string') {
+      refuse(res, 401, asked);
+      return;
+    }
+    const known = cache.get(asked.credential, now());
+    if (known) {
+      admit(req, next, known.principal);
+      return;
+    }
+    ask(asked).then((answer) => {
+      if (!answer.active) refuse(res, 401, asked.refusal);
+      else if (answer.exp !== undefined && now() >= answer.exp * 1000) refuse(res, 401, asked.refusal);
+      else admit(req, next, verdictOf(answer).principal);
+    }, (error: unknown) => {
+      onError(error instanceof Error ? error : new PortcullisUnavailable(String(error)));
+      refuse(res, 503, 'Authentication unavailable');
+    });
+  }) as PortcullisMiddleware;
+
+  Object.defineProperty(middleware, 'feedConnected', { get: () => feed.connected });
+  middleware.feedReady = () => (feed.connected ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)));
+  middleware.close = () => feed.close();
+  return middleware;
+}

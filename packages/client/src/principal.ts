@@ -1,0 +1,31 @@
+import type { Role } from './roles';
+
+/** Who a request acts as, once Portcullis has vouched for its credential. */
+export interface Principal {
+  readonly tenantId: string;
+  readonly userId: string;
+  /** The user's current role (for an API key, its owner's). A string: a newer Portcullis may add roles. */
+  readonly role: Role | (string & {});
+  readonly method: 'jwt' | 'api_key';
+}
+
+const principals = new WeakMap<object, Principal>();
+
+export function setPrincipal(req: object, principal: Principal): void {
+  principals.set(req, principal);
+}
+
+/** The request's principal, or undefined when the portcullis middleware has not admitted it. */
+export function principalIfAny(req: object): Principal | undefined {
+  return principals.get(req);
+}
+
+/**
+ * The request's principal. Throws when the portcullis middleware did not run before the handler:
+ * that is a wiring mistake, and an error (500) is better than a handler that acts as nobody.
+ */
+export function principalOf(req: object): Principal {
+  const principal = principals.get(req);
+  if (!principal) throw new Error('No principal on this request: mount the portcullis middleware before this handler');
+  return principal;
+}
