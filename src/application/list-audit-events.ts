@@ -1,4 +1,4 @@
-import type { AuditAction, AuditEvent } from '../domain/audit-event';
+import type { AuditAction, AuditEvent, ModuleAuditAction } from '../domain/audit-event';
 import { InvalidAuditCursor } from '../domain/errors';
 import type { Principal } from '../domain/principal';
 import { assertRoleAtLeast } from '../domain/role';
@@ -9,7 +9,7 @@ export interface ListAuditEventsInput {
   /** Already validated by the caller: 1..MAX_AUDIT_PAGE. */
   readonly limit: number;
   readonly cursor?: string | undefined;
-  readonly action?: AuditAction | undefined;
+  readonly action?: AuditAction | ModuleAuditAction | undefined;
   readonly actorUserId?: string | undefined;
 }
 

@@ -11,7 +11,7 @@ import type { AuditEventRepository } from './ports/audit-events';
 export type Refusal =
   | { readonly reason: 'role'; readonly requiredRole: Role }
   | { readonly reason: 'role'; readonly rule: string; readonly targetId: string | null }
-  | { readonly reason: 'tenant'; readonly resource: 'invite' | 'api_key' | 'member'; readonly targetId: string };
+  | { readonly reason: 'tenant'; readonly resource: string; readonly targetId: string };
 
 export interface RecordRefusalDeps {
   readonly auditEvents: AuditEventRepository;

@@ -2,12 +2,17 @@ import { openPglite, openPostgres, type OpenDatabase, type PoolStats } from '../
 import { createKyselyStorage } from '../adapters/persistence/kysely/kysely-storage';
 import { openServingPglite, openServingPostgres, pendingMigrations } from '../adapters/persistence/kysely/serving-database';
 import type { Storage } from '../adapters/persistence/storage';
+import { kyselyModuleStore } from '../adapters/persistence/modules/kysely-module-store';
+import { type ModuleMigrations, pendingModuleMigrations } from '../adapters/persistence/modules/module-migrations';
+import type { ModuleStore } from '../adapters/persistence/modules/module-store';
 import type { Config } from './config';
 
 type DatabaseConfig = Pick<Config, 'databaseUrl' | 'pgliteDir'> & Partial<Pick<Config, 'database'>>;
 
 export interface OpenedStorage {
   readonly storage: Storage;
+  /** The product modules' storage, on the same database and behind the same walls. */
+  readonly moduleStore: ModuleStore;
   /** Where the data lives, for the start-up log line (never the password of a URL). */
   readonly location: string;
   readonly appliedMigrations: string[];
@@ -34,6 +39,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<OpenDatabase
 export async function openStorage(
   config: DatabaseConfig,
   onIdleConnectionError: (error: Error) => void = (error) => console.error('postgres: idle connection lost:', error.message),
+  modules: readonly ModuleMigrations[] = [],
 ): Promise<OpenedStorage> {
   const { db, close, appliedMigrations, poolStats } = config.databaseUrl
     ? await openServingPostgres(config.databaseUrl, {
@@ -41,13 +47,15 @@ export async function openStorage(
       connectTimeoutMs: config.database?.connectTimeoutMs,
       statementTimeoutMs: config.database?.statementTimeoutMs,
       onConnectionError: onIdleConnectionError,
+      modules,
     })
-    : await openServingPglite(config.pgliteDir);
+    : await openServingPglite(config.pgliteDir, modules);
   return {
     storage: createKyselyStorage(db, close),
+    moduleStore: kyselyModuleStore(db),
     location: locationOf(config),
     appliedMigrations,
-    pendingMigrations: () => pendingMigrations(db),
+    pendingMigrations: async () => [...await pendingMigrations(db), ...await pendingModuleMigrations(db, modules)],
     poolStats,
   };
 }

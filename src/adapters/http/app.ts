@@ -22,6 +22,7 @@ import { securityHeaders } from './security-headers';
 import { addDocsRoutes } from './routes/docs-routes';
 import { protectedRoutes } from './routes/protected-routes';
 import { publicRoutes } from './routes/public-routes';
+import { type ModuleHttp, moduleErrorTables } from './modules/module-http';
 
 /**
  * Express's `trust proxy` setting, passed through: it decides req.ip, hence the rate-limit key. A hop
@@ -59,6 +60,13 @@ export interface AppOptions {
   readonly serveMetrics?: boolean | undefined;
   /** What GET /readyz asks. Unset: always ready. */
   readonly readiness?: Readiness | undefined;
+  /**
+   * Product modules, after identity (composeModules, src/bootstrap/modules): their routes join the
+   * public and protected groups, their error codes the error mapper. Unset: identity alone.
+   */
+  readonly modules?: readonly ModuleHttp[] | undefined;
+  /** GET /api/v1/openapi.json's body with the modules' parts merged in; unset: docs/openapi.yaml as it is. */
+  readonly apiReferenceJson?: string | undefined;
 }
 
 const AUTH_BASE = '/api/v1/auth';
@@ -83,7 +91,10 @@ export function createApp(
   config: HttpConfig,
   appOptions: AppOptions | ((err: unknown) => void) = {},
 ): RequestListener {
-  const { logger, onError, metrics, serveMetrics: metricsRoute = true, readiness = ALWAYS_READY } = optionsFrom(appOptions);
+  const {
+    logger, onError, metrics, serveMetrics: metricsRoute = true, readiness = ALWAYS_READY, modules = [], apiReferenceJson,
+  } = optionsFrom(appOptions);
+  const moduleErrors = moduleErrorTables(modules);
   const log = (err: unknown, req?: NodeRequest & { log?: Logger }): void => {
     if (logger) (req?.log ?? logger).error({ err }, 'request failed');
     if (onError) onError(err);
@@ -109,7 +120,7 @@ export function createApp(
     everyRequest.push(measureRequests(metrics, outcomes));
   }
   everyRequest.push(securityHeaders(), corsPolicy(config.corsOrigin));
-  const mapErrors = errorMapper(log);
+  const mapErrors = errorMapper(log, moduleErrors.statuses);
   const direct = new DirectRoutes({ before: [...everyRequest, limiters.global], errorMapper: mapErrors });
 
   for (const handler of everyRequest) app.use(handler);
@@ -117,17 +128,24 @@ export function createApp(
   app.get('/readyz', readinessCheck(readiness));
   if (metrics && metricsRoute) app.get('/metrics', serveMetrics(metrics.registry));
   app.use(limiters.global);
-  addDocsRoutes(app); // GET /api/v1/openapi.json and /docs: public, rate limited, their own CSP
+  addDocsRoutes(app, apiReferenceJson); // GET /api/v1/openapi.json and /docs: public, rate limited, their own CSP
 
   // Authentication belongs to the protected group itself, not to a path: see addRouteGroup for why it
   // is attached per matched route, which keeps an unknown path a 404 rather than a 401.
   const authenticateGuard = authenticate(useCases.authenticate);
+  const protectedGuard = metrics ? countedAuthentication(authenticateGuard, metrics) : authenticateGuard;
+  const recordRefusals = auditRefusals(useCases.recordRefusal, log, moduleErrors.refusals);
   addRouteGroup(app, [], publicRoutes(useCases, limiters), { mountPath: AUTH_BASE });
-  addRouteGroup(app, [metrics ? countedAuthentication(authenticateGuard, metrics) : authenticateGuard], protectedRoutes(useCases), {
+  addRouteGroup(app, [protectedGuard], protectedRoutes(useCases), {
     mountPath: AUTH_BASE,
-    onError: [auditRefusals(useCases.recordRefusal, log)],
+    onError: [recordRefusals],
     direct,
   });
+  // The modules' routes join the same two groups: the same guard, refusal recorder and direct path.
+  for (const module of modules) {
+    addRouteGroup(app, [], module.publicRoutes);
+    addRouteGroup(app, [protectedGuard], module.protectedRoutes, { onError: [recordRefusals], direct });
+  }
 
   app.use((_req, _res, next) => {
     next(new HttpError(404, 'Not found'));

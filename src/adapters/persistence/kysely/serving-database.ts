@@ -4,10 +4,16 @@ import { migrateToLatest } from './migrate';
 import { migrations } from './migrations';
 import { APP_ROLE } from './migrations/0002-tenant-walls';
 import type { DB } from './schema';
+import { migrateModules, type ModuleMigrations } from '../modules/module-migrations';
 
 /** A database the service serves from: migrated, and working as the walled app role. */
 export interface ServingDatabase extends OpenDatabase {
   readonly appliedMigrations: string[];
+}
+
+export interface ServingOptions extends Omit<PostgresOptions, 'role'> {
+  /** Product modules' migrations, applied after identity's (module-migrations.ts). */
+  readonly modules?: readonly ModuleMigrations[];
 }
 
 /**
@@ -16,15 +22,16 @@ export interface ServingDatabase extends OpenDatabase {
  * connection as the login user, then serve from a pool whose every connection has switched to the
  * app role. The start fails here, not on the first request, when the switch is not allowed.
  */
-export async function openServingPostgres(url: string, options: Omit<PostgresOptions, 'role'> = {}): Promise<ServingDatabase> {
+export async function openServingPostgres(url: string, options: ServingOptions = {}): Promise<ServingDatabase> {
+  const { modules = [], ...poolOptions } = options;
   const owner = openPostgres(url, { max: 1, onConnectionError: options.onConnectionError, connectTimeoutMs: options.connectTimeoutMs });
   let appliedMigrations: string[];
   try {
-    appliedMigrations = await migrateToLatest(owner.db);
+    appliedMigrations = [...await migrateToLatest(owner.db), ...await migrateModules(owner.db, modules)];
   } finally {
     await owner.close();
   }
-  const serving = openPostgres(url, { ...options, role: APP_ROLE });
+  const serving = openPostgres(url, { ...poolOptions, role: APP_ROLE });
   try {
     await assertWorksAsAppRole(serving);
   } catch (error) {
@@ -35,10 +42,10 @@ export async function openServingPostgres(url: string, options: Omit<PostgresOpt
 }
 
 /** PGlite has one session: migrate in it, then switch that session to the app role for good. */
-export async function openServingPglite(dataDir: string): Promise<ServingDatabase> {
+export async function openServingPglite(dataDir: string, modules: readonly ModuleMigrations[] = []): Promise<ServingDatabase> {
   const opened = await openPglite(dataDir);
   try {
-    const appliedMigrations = await migrateToLatest(opened.db);
+    const appliedMigrations = [...await migrateToLatest(opened.db), ...await migrateModules(opened.db, modules)];
     await sql`set role ${sql.id(APP_ROLE)}`.execute(opened.db);
     await assertWorksAsAppRole(opened);
     return { ...opened, appliedMigrations };
