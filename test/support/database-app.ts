@@ -8,6 +8,10 @@ import { ownerView } from './owner-view';
 import { assertPgliteCanLoadInJest } from './pglite';
 import { openCredentialFeed } from '../../src/bootstrap/change-feed';
 import { buildTestUseCases } from './test-use-cases';
+import { AuditTrail } from '../../src/application/audit-trail';
+import { kyselyModuleStore } from '../../src/adapters/persistence/modules/kysely-module-store';
+import { composeModules, moduleMigrationsOf } from '../../src/bootstrap/modules/compose-modules';
+import type { PortcullisModule } from '../../src/bootstrap/modules/portcullis-module';
 
 export interface DatabaseApp {
   readonly app: RequestListener;
@@ -27,6 +31,8 @@ export interface DatabaseAppOptions {
    * told not to (to show what an instance that does not listen would keep serving).
    */
   readonly changeFeed?: boolean;
+  /** Product modules served after identity, their migrations applied after identity's. */
+  readonly modules?: readonly PortcullisModule[];
 }
 
 /**
@@ -34,18 +40,24 @@ export interface DatabaseAppOptions {
  * Postgres). Each call is one instance: its own pool, credential cache and change listener.
  */
 export async function databaseApp(database: 'pglite' | { postgres: string }, options: DatabaseAppOptions = {}): Promise<DatabaseApp> {
+  const modules = options.modules ?? [];
   let opened: ServingDatabase;
   if (database === 'pglite') {
     assertPgliteCanLoadInJest();
-    opened = await openServingPglite('memory://');
+    opened = await openServingPglite('memory://', moduleMigrationsOf(modules));
   } else {
-    opened = await openServingPostgres(database.postgres, { max: 20 });
+    opened = await openServingPostgres(database.postgres, { max: 20, modules: moduleMigrationsOf(modules) });
   }
   const storage = createKyselyStorage(opened.db, opened.close);
   const listenTo = database !== 'pglite' && options.changeFeed !== false ? database.postgres : undefined;
   const feed = await openCredentialFeed(listenTo, storage, () => undefined, { retryMs: 100, heartbeatMs: 1_000 });
-  const { useCases } = await buildTestUseCases({ storage, credentials: feed.credentials });
-  const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: GENEROUS_LIMITS }, () => undefined);
+  const { useCases, services: { clock, ids } } = await buildTestUseCases({ storage, credentials: feed.credentials });
+  const composed = await composeModules(modules, { store: kyselyModuleStore(opened.db), clock, ids, trail: new AuditTrail({ ids, clock }) });
+  const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: GENEROUS_LIMITS }, {
+    onError: () => undefined,
+    modules: composed.http,
+    apiReferenceJson: composed.apiReferenceJson,
+  });
   const owner = ownerView(opened.db);
   return {
     app,

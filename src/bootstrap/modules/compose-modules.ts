@@ -1,6 +1,7 @@
 import { AUDIT_ACTIONS, AUDIT_ACTION_PATTERN } from '../../domain/audit-event';
 import { isIdentityErrorCode } from '../../adapters/http/error-mapper';
 import type { ModuleHttp } from '../../adapters/http/modules/module-http';
+import type { OpenApiDocument } from '../../adapters/http/docs/openapi-document';
 import { openApiWithModules } from '../../adapters/http/modules/module-openapi';
 import type { RouteDefinition } from '../../adapters/http/route-group';
 import type { ModuleMigrations } from '../../adapters/persistence/modules/module-migrations';
@@ -66,13 +67,15 @@ export async function composeModules(modules: readonly PortcullisModule[], platf
     for (const route of [...publicRoutes, ...protectedRoutes]) checkRoute(module.name, route, earlier);
     http.push({ name: module.name, publicRoutes, protectedRoutes, errors: module.errors });
   }
-  const documented = modules.filter((module) => module.apiReference !== undefined);
-  const apiReferenceJson = documented.length === 0
-    ? undefined
-    : JSON.stringify(openApiWithModules(documented.map((module) => ({
-      name: module.name, file: module.apiReference!, auditActions: module.auditActions ?? [],
-    }))));
-  return { http, apiReferenceJson };
+  const documented = modules.some((module) => module.apiReference !== undefined);
+  return { http, apiReferenceJson: documented ? JSON.stringify(apiReferenceWith(modules)) : undefined };
+}
+
+/** Identity's API reference with the modules' parts merged in: what the service serves, and what the lint and the tests check. */
+export function apiReferenceWith(modules: readonly PortcullisModule[]): OpenApiDocument {
+  return openApiWithModules(modules.filter((module) => module.apiReference !== undefined).map((module) => ({
+    name: module.name, file: module.apiReference!, auditActions: module.auditActions ?? [],
+  })));
 }
 
 /** Express 5 matches paths case-insensitively, with an optional trailing slash; a parameter is one segment. */

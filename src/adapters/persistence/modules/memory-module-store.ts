@@ -9,13 +9,17 @@ import type { MemoryTables, ModuleStorageAdapters, ModuleStore } from './module-
  * tenant; a run works on a copy of its tenant's and the copy replaces it only on success.
  */
 export function memoryModuleStore(identity: UnitOfWork): ModuleStore {
+  const states = new Map<string, Map<string, unknown>>();
   return {
-    unitOfWork: <R, S>(adapters: ModuleStorageAdapters<R, S>) => memoryTenantUnitOfWork(identity, adapters.memory),
+    unitOfWork: <R, S>(adapters: ModuleStorageAdapters<R, S>) => {
+      const { name } = adapters.memory;
+      if (!states.has(name)) states.set(name, new Map());
+      return memoryTenantUnitOfWork(identity, adapters.memory, states.get(name) as Map<string, S>);
+    },
   };
 }
 
-function memoryTenantUnitOfWork<S, R>(identity: UnitOfWork, tables: MemoryTables<S, R>): TenantUnitOfWork<R> {
-  const committed = new Map<string, S>();
+function memoryTenantUnitOfWork<S, R>(identity: UnitOfWork, tables: MemoryTables<S, R>, committed: Map<string, S>): TenantUnitOfWork<R> {
   const stateOf = (tenantId: string): S => committed.get(tenantId) ?? tables.empty();
   return {
     run: (tenantId, work) =>

@@ -7,6 +7,11 @@ import type { TenantUnitOfWork } from '../../../application/modules/tenant-unit-
  * filter by tenant still sees nothing of another's.
  */
 export interface MemoryTables<S, R> {
+  /**
+   * Names the state, as a table name does on SQL storage: every unit of work of one store made with
+   * the same name works on the same records (two repositories over one table).
+   */
+  readonly name: string;
   /** A tenant's state before its first write. */
   empty(): S;
   /** A copy a run may change: kept when the run succeeds, dropped when it fails. Maps of immutable records copy with `new Map(old)`. */
