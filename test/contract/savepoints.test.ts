@@ -4,6 +4,9 @@ import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import { assertPgliteCanLoadInJest } from '../support/pglite';
 import { describeIfPostgres } from '../support/postgres';
 
+// Opening a database (PGlite above all) can take long on a busy machine.
+const OPEN_TIMEOUT_MS = 120_000;
+
 assertPgliteCanLoadInJest();
 
 const setting = async (db: Kysely<DB>) =>
@@ -20,7 +23,7 @@ function describeSavepoints(name: string, open: () => Promise<ServingDatabase>):
     let opened: ServingDatabase;
     beforeAll(async () => {
       opened = await open();
-    });
+    }, OPEN_TIMEOUT_MS);
     afterAll(async () => {
       await opened?.close();
     });

@@ -2,6 +2,9 @@ import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { type Account, AUTH, bearer, createApiKey, expectError, joinWithRole, signupOwner } from '../../../test/support/http-fixtures';
 
+// Opening a database (PGlite above all) can take long on a busy machine.
+const OPEN_TIMEOUT_MS = 120_000;
+
 const NOTES = '/api/v1/notes';
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -42,7 +45,7 @@ export function describeNotesHttpCases(name: string, open: () => Promise<NotesAp
     let ctx: NotesApp;
     beforeAll(async () => {
       ctx = await open();
-    });
+    }, OPEN_TIMEOUT_MS);
     afterAll(async () => {
       await ctx?.close();
     });

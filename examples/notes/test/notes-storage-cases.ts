@@ -11,6 +11,9 @@ import type { NotesDB } from '../adapters/persistence/kysely-note-repository';
 import type { NotesState } from '../adapters/persistence/memory-note-repository';
 import { NOTES_STORAGE } from '../adapters/persistence/notes-storage';
 
+// Opening a database (PGlite above all) can take long on a busy machine.
+const OPEN_TIMEOUT_MS = 120_000;
+
 /** One backend as the notes contract needs it: the module store, and identity's repositories (tenants, the trail). */
 export interface NotesBackend {
   readonly store: ModuleStore;
@@ -66,7 +69,7 @@ export function describeNotesStorageCases(name: string, open: () => Promise<Note
     beforeAll(async () => {
       backend = await open();
       notes = backend.store.unitOfWork(NOTES_STORAGE);
-    });
+    }, OPEN_TIMEOUT_MS);
     afterAll(async () => {
       await backend?.close();
     });

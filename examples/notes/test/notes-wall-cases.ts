@@ -11,6 +11,9 @@ import { NOTES_STORAGE } from '../adapters/persistence/notes-storage';
 import type { Note } from '../domain/note';
 import { describeNotesStorageCases } from './notes-storage-cases';
 
+// Opening a database (PGlite above all) can take long on a busy machine.
+const OPEN_TIMEOUT_MS = 120_000;
+
 const INSUFFICIENT_PRIVILEGE = '42501';
 
 /**
@@ -28,7 +31,7 @@ export function describeNotesOnSql(name: string, open: () => Promise<ServingData
     let opened: ServingDatabase;
     beforeAll(async () => {
       opened = await open();
-    });
+    }, OPEN_TIMEOUT_MS);
     afterAll(async () => {
       await opened?.close();
     });
