@@ -1,4 +1,4 @@
-import { AUDIT_CLIENT_ADDRESS_MAX, AUDIT_REQUEST_ID_MAX, AUDIT_USER_AGENT_MAX, boundedText, type AuditAction, type AuditActorMethod, type AuditDetails, type AuditEvent } from '../domain/audit-event';
+import { AUDIT_CLIENT_ADDRESS_MAX, AUDIT_REQUEST_ID_MAX, AUDIT_USER_AGENT_MAX, boundedText, type AuditAction, type AuditActorMethod, type ModuleAuditAction, type AuditDetails, type AuditEvent } from '../domain/audit-event';
 import type { Principal } from '../domain/principal';
 import type { Clock } from './ports/clock';
 import type { IdGenerator } from './ports/ids';
@@ -18,7 +18,7 @@ export type AuditActor = Pick<Principal, 'userId' | 'method'> | { readonly userI
 export interface AuditFacts {
   readonly tenantId: string | null;
   readonly actor: AuditActor;
-  readonly action: AuditAction;
+  readonly action: AuditAction | ModuleAuditAction;
   readonly targetId?: string | null | undefined;
   readonly details?: AuditDetails | undefined;
 }

@@ -12,7 +12,13 @@ import type { RecordKind, TenantRepository } from './ports/repositories';
 export type Refusal =
   | { readonly reason: 'role'; readonly requiredRole: Role }
   | { readonly reason: 'role'; readonly rule: string; readonly targetId: string | null }
-  | { readonly reason: 'tenant'; readonly resource: RecordKind; readonly targetId: string };
+  | { readonly reason: 'tenant'; readonly resource: string; readonly targetId: string };
+
+const RECORD_KINDS: ReadonlySet<string> = new Set<RecordKind>(['invite', 'api_key', 'member']);
+
+function isRecordKind(resource: string): resource is RecordKind {
+  return RECORD_KINDS.has(resource);
+}
 
 export interface RecordRefusalDeps {
   readonly auditEvents: AuditEventRepository;
@@ -30,7 +36,8 @@ export class RecordRefusal {
   constructor(private readonly deps: RecordRefusalDeps) {}
 
   async execute(caller: Principal, origin: RequestOrigin, refusal: Refusal): Promise<void> {
-    if (refusal.reason === 'tenant') {
+    // Identity's records say which tenant holds them; a module's not-found is recorded as it comes.
+    if (refusal.reason === 'tenant' && isRecordKind(refusal.resource)) {
       const holder = await this.deps.tenants.tenantHolding(refusal.resource, refusal.targetId);
       if (holder === null || holder === caller.tenantId) return;
     }

@@ -8,12 +8,17 @@ import { openServingPglite, openServingPostgres, pendingMigrations, servingLogin
 import { KyselyServiceKeyRepository } from '../adapters/persistence/kysely/service-key-repository';
 import type { Storage } from '../adapters/persistence/storage';
 import type { ServiceKeyLookup } from '../application/ports/service-keys';
+import { kyselyModuleStore } from '../adapters/persistence/modules/kysely-module-store';
+import { type ModuleMigrations, pendingModuleMigrations } from '../adapters/persistence/modules/module-migrations';
+import type { ModuleStore } from '../adapters/persistence/modules/module-store';
 import type { Config } from './config';
 
 type DatabaseConfig = Pick<Config, 'databaseUrl' | 'pgliteDir'> & Partial<Pick<Config, 'database' | 'migrationDatabaseUrl'>>;
 
 export interface OpenedStorage {
   readonly storage: Storage;
+  /** The product modules' storage, on the same database and behind the same walls. */
+  readonly moduleStore: ModuleStore;
   /** Where the data lives, for the start-up log line (never the password of a URL). */
   readonly location: string;
   readonly appliedMigrations: string[];
@@ -66,6 +71,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<OpenDatabase
 export async function openStorage(
   config: DatabaseConfig,
   onIdleConnectionError: (error: Error) => void = (error) => console.error('postgres: idle connection lost:', error.message),
+  modules: readonly ModuleMigrations[] = [],
 ): Promise<OpenedStorage> {
   const opened = config.databaseUrl
     ? await openServingPostgres(config.databaseUrl, {
@@ -74,8 +80,9 @@ export async function openStorage(
       statementTimeoutMs: config.database?.statementTimeoutMs,
       onConnectionError: onIdleConnectionError,
       migrationUrl: config.migrationDatabaseUrl,
+      modules,
     })
-    : await openServingPglite(config.pgliteDir);
+    : await openServingPglite(config.pgliteDir, modules);
   const { db, close, appliedMigrations, poolStats } = opened;
   let loginRisks: string[] = [];
   try {
@@ -88,9 +95,10 @@ export async function openStorage(
     loginRisks,
     storage: createKyselyStorage(db, close),
     listenForChanges: changeListenerFor(config.databaseUrl, opened),
+    moduleStore: kyselyModuleStore(db),
     location: locationOf(config),
     appliedMigrations,
-    pendingMigrations: () => pendingMigrations(db),
+    pendingMigrations: async () => [...await pendingMigrations(db), ...await pendingModuleMigrations(db, modules)],
     poolStats,
     serviceKeys: new KyselyServiceKeyRepository(db),
   };

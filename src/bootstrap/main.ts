@@ -27,13 +27,22 @@ import { createMetrics } from './metrics';
 import { readinessProbe } from './readiness';
 import { closeRedis, openRedis, redactRedisUrl } from './redis';
 import { buildUseCases } from './wire';
+import { AuditTrail } from '../application/audit-trail';
+import { checkModules, composeModules, moduleMigrationsOf } from './modules/compose-modules';
+import { INSTALLED_MODULES } from './modules/installed-modules';
+import type { PortcullisModule } from './modules/portcullis-module';
 
 /** A readiness check that takes longer than this counts as failed. */
 const READINESS_TIMEOUT_MS = 2_000;
 
-async function main(): Promise<void> {
+/**
+ * Starts the service: identity, then the product modules given (INSTALLED_MODULES for `npm start`;
+ * an example's own entry point passes its module, as examples/notes/main.ts does).
+ */
+export async function main(modules: readonly PortcullisModule[] = INSTALLED_MODULES): Promise<void> {
   let config: Config;
   try {
+    checkModules(modules);
     config = loadConfig();
   } catch (error) {
     console.error(error instanceof ConfigError ? error.message : error);
@@ -46,7 +55,7 @@ async function main(): Promise<void> {
   };
   const closeables = new Closeables(logger);
   try {
-    await start(config, logger, closeables, exit);
+    await start(config, logger, closeables, exit, modules);
   } catch (error) {
     logger.fatal({ err: error }, 'could not start');
     await closeables.closeAll();
@@ -54,7 +63,7 @@ async function main(): Promise<void> {
   }
 }
 
-async function start(config: Config, logger: Logger, closeables: Closeables, exit: (code: number) => void): Promise<void> {
+async function start(config: Config, logger: Logger, closeables: Closeables, exit: (code: number) => void, modules: readonly PortcullisModule[]): Promise<void> {
   let jwtSecret = config.jwtSecret;
   if (!jwtSecret) {
     jwtSecret = randomBytes(32).toString('hex');
@@ -72,7 +81,7 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
     logger.info('rate limits and login throttle: in process (set REDIS_URL when running more than one instance)');
   }
 
-  const opened = await openStorage(config, (error) => logger.warn({ err: error }, 'postgres: idle connection lost'));
+  const opened = await openStorage(config, (error) => logger.warn({ err: error }, 'postgres: idle connection lost'), moduleMigrationsOf(modules));
   closeables.add('database', () => opened.storage.close());
   logger.info({ appliedMigrations: opened.appliedMigrations }, `storage: ${opened.location}`);
   warnAboutServingLogin(config.nodeEnv, opened.loginRisks, logger);
@@ -84,6 +93,7 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
   closeables.add('credential listener', () => feed.close());
 
   const clock = new SystemClock();
+  const ids = new RandomUuidGenerator();
   // Closed before the database (closeables close in reverse): the uses gathered are written first.
   const keyUsage = new BatchedApiKeyUsage(opened.storage.repos.apiKeys, clock, (error) => logger.error({ err: error }, 'api key usage'), config.apiKeyUsage);
   closeables.add('api key usage', () => keyUsage.close());
@@ -94,7 +104,7 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
   const useCases = await buildUseCases(opened.storage, {
     hasher: new ScryptPasswordHasher(),
     tokens: new JwtTokenService(jwtSecret, config.jwtSecretPrevious),
-    ids: new RandomUuidGenerator(),
+    ids,
     secrets: new NodeSecrets(),
     clock,
     loginThrottle,
@@ -102,7 +112,13 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
     keyUsage,
     credentialChanges: feed.changes,
     serviceKeys: opened.serviceKeys,
-  }, { inviteTtlSeconds: config.inviteTtlSeconds, inviteRequireEmailMatch: config.inviteRequireEmailMatch });
+  }, {
+    inviteTtlSeconds: config.inviteTtlSeconds,
+    inviteRequireEmailMatch: config.inviteRequireEmailMatch,
+    moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []),
+  });
+
+  const composed = await composeModules(modules, { store: opened.moduleStore, clock, ids, trail: new AuditTrail({ ids, clock }) });
 
   const server = createHttpServer(config.http);
   const shutdown = new GracefulShutdown(server, closeables, config.shutdown, logger, exit);
@@ -123,6 +139,8 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
       pingRedis: redis ? () => redis.ping() : undefined,
       timeoutMs: READINESS_TIMEOUT_MS,
     }),
+    modules: composed.http,
+    apiReferenceJson: composed.apiReferenceJson,
   });
   server.on('request', app);
 
@@ -157,4 +175,5 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-void main();
+// Run as the entry point (`npm start`); imported, by an example's entry point, it waits to be called.
+if (require.main === module) void main();

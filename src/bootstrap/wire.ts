@@ -27,6 +27,7 @@ import { RevokeApiKey } from '../application/revoke-api-key';
 import { RevokeInvite } from '../application/revoke-invite';
 import { Signup } from '../application/signup';
 import type { UseCases } from '../application/use-cases';
+import type { ModuleAuditAction } from '../domain/audit-event';
 import { BatchedApiKeyUsage } from '../adapters/cache/batched-api-key-usage';
 import { CredentialChangeFanOut } from '../adapters/cache/credential-change-fan-out';
 import { MemoryServiceKeys } from '../adapters/persistence/memory/memory-service-keys';
@@ -71,6 +72,8 @@ export interface Policy {
   readonly inviteRequireEmailMatch?: boolean;
   /** How long a verified service key is trusted before storage is read again (its revocation's delay). */
   readonly serviceKeyTrustMs?: number | undefined;
+  /** The product modules' audit actions (PortcullisModule.auditActions), so the trail's filter knows them. */
+  readonly moduleAuditActions?: readonly ModuleAuditAction[];
 }
 
 export const DEFAULT_SERVICE_KEY_TRUST_MS = 5_000;
@@ -111,7 +114,7 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     changeMemberRole: new ChangeMemberRole({ unitOfWork, trail }),
     removeMember: new RemoveMember({ unitOfWork, clock, trail }),
     changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail }),
-    listAuditEvents: new ListAuditEvents({ auditEvents }),
+    listAuditEvents: new ListAuditEvents({ auditEvents, moduleActions: policy.moduleAuditActions }),
     recordRefusal: new RecordRefusal({ auditEvents, tenants: repos.tenants, trail }),
     authenticateService: new AuthenticateService({
       serviceKeys, secrets, clock, trustForMs: policy.serviceKeyTrustMs ?? DEFAULT_SERVICE_KEY_TRUST_MS,

@@ -24,6 +24,20 @@ export function isAuditAction(value: string): value is AuditAction {
   return (AUDIT_ACTIONS as readonly string[]).includes(value);
 }
 
+/**
+ * A product module's action, `<noun>.<verb>` in lower case (PortcullisModule.auditActions declares
+ * them; the composition refuses one that repeats another's). The trail stores and lists them as it
+ * does the identity actions above.
+ */
+export type ModuleAuditAction = `${string}.${string}`;
+
+export const AUDIT_ACTION_PATTERN = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
+
+/** Any action of identity or of a module, by its form: what the trail may hold and be filtered by. */
+export function isAuditActionName(value: string): value is AuditAction | ModuleAuditAction {
+  return AUDIT_ACTION_PATTERN.test(value);
+}
+
 /** How the actor proved who they are; `none` for signup, login and refusals before authentication. */
 export type AuditActorMethod = 'jwt' | 'api_key' | 'none';
 
@@ -35,8 +49,8 @@ export interface AuditEvent {
   readonly tenantId: string | null;
   readonly actorUserId: string | null;
   readonly actorMethod: AuditActorMethod;
-  readonly action: AuditAction;
-  /** The record acted on (user, key, invite), when there is one. */
+  readonly action: AuditAction | ModuleAuditAction;
+  /** The record acted on (user, key, invite, or a module's record), when there is one. */
   readonly targetId: string | null;
   readonly clientAddress: string | null;
   readonly userAgent: string | null;

@@ -6,6 +6,17 @@ export abstract class DomainError extends Error {
   abstract readonly code: string;
 }
 
+/**
+ * The codes of every DomainError class a module of errors exports, as a union of literals. A map
+ * keyed by it (`Record<ErrorCodesOf<typeof errors>, ...>`) must name every code, so a new error
+ * class without an HTTP status (or without a refusal reason) is a type error, not a silent 500.
+ */
+export type ErrorCodesOf<M> = {
+  [K in keyof M]: M[K] extends abstract new (...args: never[]) => infer E
+    ? E extends DomainError ? (string extends E['code'] ? never : E['code']) : never
+    : never;
+}[keyof M];
+
 export class EmailAlreadyRegistered extends DomainError {
   readonly code = 'EMAIL_ALREADY_REGISTERED';
   constructor() { super('Email already registered'); }
@@ -64,12 +75,6 @@ export class InsufficientRole extends DomainError {
 export class InviteNotFound extends DomainError {
   readonly code = 'INVITE_NOT_FOUND';
   constructor() { super('Invite not found'); }
-}
-
-/** A value that breaks a domain invariant the HTTP boundary should already have caught. */
-export class InvalidInput extends DomainError {
-  readonly code = 'INVALID_INPUT';
-  constructor(readonly field: string, message: string) { super(message); }
 }
 
 /**

@@ -14,6 +14,10 @@ import { changeListenerFor } from '../../src/bootstrap/database';
 import { buildTestUseCases } from './test-use-cases';
 import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/service-key-repository';
 import type { Clock } from '../../src/application/ports/clock';
+import { AuditTrail } from '../../src/application/audit-trail';
+import { kyselyModuleStore } from '../../src/adapters/persistence/modules/kysely-module-store';
+import { composeModules, moduleMigrationsOf } from '../../src/bootstrap/modules/compose-modules';
+import type { PortcullisModule } from '../../src/bootstrap/modules/portcullis-module';
 
 export interface DatabaseApp {
   readonly app: RequestListener;
@@ -38,6 +42,8 @@ export interface DatabaseAppOptions {
   readonly clock?: Clock;
   /** How often an idle change stream carries a heartbeat; the app's default otherwise. */
   readonly changeHeartbeatMs?: number;
+  /** Product modules served after identity, their migrations applied after identity's. */
+  readonly modules?: readonly PortcullisModule[];
 }
 
 /**
@@ -48,17 +54,18 @@ export async function databaseApp(
   database: 'pglite' | { postgres: string; servingLogin?: string },
   options: DatabaseAppOptions = {},
 ): Promise<DatabaseApp> {
+  const modules = options.modules ?? [];
   let opened: ServingDatabase;
   // A least-privileged serving login cannot be the owner again: the owner's view is a pool of its own.
   let ownerPool: OpenDatabase | undefined;
   if (database === 'pglite') {
     assertPgliteCanLoadInJest();
-    opened = await openServingPglite('memory://');
+    opened = await openServingPglite('memory://', moduleMigrationsOf(modules));
   } else if (database.servingLogin) {
-    opened = await openServingPostgres(database.servingLogin, { max: 20, migrationUrl: database.postgres });
+    opened = await openServingPostgres(database.servingLogin, { max: 20, migrationUrl: database.postgres, modules: moduleMigrationsOf(modules) });
     ownerPool = openPostgres(database.postgres, { max: 2 });
   } else {
-    opened = await openServingPostgres(database.postgres, { max: 20 });
+    opened = await openServingPostgres(database.postgres, { max: 20, modules: moduleMigrationsOf(modules) });
   }
   const storage = createKyselyStorage(opened.db, opened.close);
   const listenTo = database === 'pglite' ? undefined : database.servingLogin ?? database.postgres;
@@ -66,12 +73,17 @@ export async function databaseApp(
   const feed = await openCredentialFeed(listen, storage, () => undefined, { retryMs: 100, heartbeatMs: 1_000 });
   // As main: key usage written in batches, and what is gathered written before the database closes.
   const keyUsage = new BatchedApiKeyUsage(storage.repos.apiKeys, new SystemClock(), () => undefined);
-  const { useCases } = await buildTestUseCases({
+  const { useCases, services: { clock, ids } } = await buildTestUseCases({
     storage, credentials: feed.credentials, keyUsage, credentialChanges: feed.changes,
     serviceKeys: new KyselyServiceKeyRepository(opened.db), clock: options.clock,
+    moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []),
   });
+  const composed = await composeModules(modules, { store: kyselyModuleStore(opened.db), clock, ids, trail: new AuditTrail({ ids, clock }) });
   const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: GENEROUS_LIMITS }, {
-    onError: () => undefined, changeHeartbeatMs: options.changeHeartbeatMs,
+    onError: () => undefined,
+    changeHeartbeatMs: options.changeHeartbeatMs,
+    modules: composed.http,
+    apiReferenceJson: composed.apiReferenceJson,
   });
   const owner = ownerPool?.db ?? ownerView(opened.db);
   return {

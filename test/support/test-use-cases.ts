@@ -6,6 +6,7 @@ import type { ServiceKeyLookup } from '../../src/application/ports/service-keys'
 import type { PasswordHasher } from '../../src/application/ports/password-hasher';
 import type { LoginFailurePolicy, LoginThrottle } from '../../src/application/ports/login-throttle';
 import type { UseCases } from '../../src/application/use-cases';
+import type { ModuleAuditAction } from '../../src/domain/audit-event';
 import { JwtTokenService } from '../../src/adapters/crypto/jwt-token-service';
 import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../../src/adapters/crypto/random-uuid-generator';
@@ -28,6 +29,8 @@ export interface TestUseCasesOptions {
   readonly hasher?: PasswordHasher;
   readonly inviteTtlSeconds?: number;
   readonly inviteRequireEmailMatch?: boolean;
+  /** The installed modules' audit actions, as main passes them. */
+  readonly moduleAuditActions?: readonly ModuleAuditAction[];
   /** Where failed logins are counted; by default in memory, on `clock`, with `loginFailures`. */
   readonly loginThrottle?: LoginThrottle;
   /** The in-memory throttle's limit and window; the configuration's defaults (10 in 15 min) otherwise. */
@@ -68,7 +71,7 @@ export async function buildTestUseCases(options: TestUseCasesOptions = {}): Prom
   };
   const useCases = await buildUseCases(storage, services, {
     inviteTtlSeconds: options.inviteTtlSeconds ?? 604_800, inviteRequireEmailMatch: options.inviteRequireEmailMatch,
-    serviceKeyTrustMs: options.serviceKeyTrustMs,
+    serviceKeyTrustMs: options.serviceKeyTrustMs, moduleAuditActions: options.moduleAuditActions,
   });
   return { useCases, storage, services };
 }

@@ -25,6 +25,7 @@ import { VerifierMetrics } from './verifiers/verifier-metrics';
 import { addVerifierRoutes } from './verifiers/verifier-routes';
 import { protectedRoutes } from './routes/protected-routes';
 import { publicRoutes } from './routes/public-routes';
+import { type ModuleHttp, moduleErrorTables } from './modules/module-http';
 
 /**
  * Express's `trust proxy` setting, passed through: it decides req.ip, hence the rate-limit key. A hop
@@ -64,6 +65,13 @@ export interface AppOptions {
   readonly readiness?: Readiness | undefined;
   /** How often an idle change-feed stream carries a heartbeat. Default: DEFAULT_HEARTBEAT_MS. */
   readonly changeHeartbeatMs?: number | undefined;
+  /**
+   * Product modules, after identity (composeModules, src/bootstrap/modules): their routes join the
+   * public and protected groups, their error codes the error mapper. Unset: identity alone.
+   */
+  readonly modules?: readonly ModuleHttp[] | undefined;
+  /** GET /api/v1/openapi.json's body with the modules' parts merged in; unset: docs/openapi.yaml as it is. */
+  readonly apiReferenceJson?: string | undefined;
 }
 
 const AUTH_BASE = '/api/v1/auth';
@@ -90,7 +98,10 @@ export function createApp(
   appOptions: AppOptions | ((err: unknown) => void) = {},
 ): RequestListener {
   const options = optionsFrom(appOptions);
-  const { logger, onError, metrics, serveMetrics: metricsRoute = true, readiness = ALWAYS_READY } = options;
+  const {
+    logger, onError, metrics, serveMetrics: metricsRoute = true, readiness = ALWAYS_READY, modules = [], apiReferenceJson,
+  } = options;
+  const moduleErrors = moduleErrorTables(modules);
   const log = (err: unknown, req?: NodeRequest & { log?: Logger }): void => {
     if (logger) (req?.log ?? logger).error({ err }, 'request failed');
     if (onError) onError(err);
@@ -116,7 +127,7 @@ export function createApp(
     everyRequest.push(measureRequests(metrics, outcomes));
   }
   everyRequest.push(securityHeaders(), corsPolicy(config.corsOrigin));
-  const mapErrors = errorMapper(log);
+  const mapErrors = errorMapper(log, moduleErrors.statuses);
   const direct = new DirectRoutes({ before: [...everyRequest, limiters.global], errorMapper: mapErrors });
 
   for (const handler of everyRequest) app.use(handler);
@@ -132,17 +143,24 @@ export function createApp(
     direct: { routes: direct, before: everyRequest },
   });
   app.use(limiters.global);
-  addDocsRoutes(app); // GET /api/v1/openapi.json and /docs: public, rate limited, their own CSP
+  addDocsRoutes(app, apiReferenceJson); // GET /api/v1/openapi.json and /docs: public, rate limited, their own CSP
 
   // Authentication belongs to the protected group itself, not to a path: see addRouteGroup for why it
   // is attached per matched route, which keeps an unknown path a 404 rather than a 401.
   const authenticateGuard = authenticate(useCases.authenticate);
+  const protectedGuard = metrics ? countedAuthentication(authenticateGuard, metrics) : authenticateGuard;
+  const recordRefusals = auditRefusals(useCases.recordRefusal, log, moduleErrors.refusals);
   addRouteGroup(app, [], publicRoutes(useCases, limiters), { mountPath: AUTH_BASE });
-  addRouteGroup(app, [metrics ? countedAuthentication(authenticateGuard, metrics) : authenticateGuard], protectedRoutes(useCases), {
+  addRouteGroup(app, [protectedGuard], protectedRoutes(useCases), {
     mountPath: AUTH_BASE,
-    onError: [auditRefusals(useCases.recordRefusal, log)],
+    onError: [recordRefusals],
     direct,
   });
+  // The modules' routes join the same two groups: the same guard, refusal recorder and direct path.
+  for (const module of modules) {
+    addRouteGroup(app, [], module.publicRoutes);
+    addRouteGroup(app, [protectedGuard], module.protectedRoutes, { onError: [recordRefusals], direct });
+  }
 
   app.use((_req, _res, next) => {
     next(new HttpError(404, 'Not found'));

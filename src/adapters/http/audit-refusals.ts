@@ -1,30 +1,61 @@
-import type { RecordKind } from '../../application/ports/repositories';
 import type { RecordRefusal, Refusal } from '../../application/record-refusal';
 import { DomainError, InsufficientRole } from '../../domain/errors';
 import { isUuid } from '../../domain/ids';
 import type { Role } from '../../domain/role';
+import type { IdentityErrorCode } from './error-mapper';
 import type { NodeErrorHandler } from './node-handler';
 import { originOf } from './request-origin';
 import { principalIfAny } from './request-principal';
 
-/** The not-found answers that may mean "that record is another tenant's" (RecordRefusal decides), by error code. */
-const NOT_IN_TENANT: Readonly<Record<string, RecordKind>> = {
-  INVITE_NOT_FOUND: 'invite',
-  API_KEY_NOT_FOUND: 'api_key',
-  MEMBER_NOT_FOUND: 'member',
+/**
+ * What each identity error says about an authenticated caller who was refused: `tenant` for a
+ * not-found answer that means "that record is not in your tenant", `role-rule` for a member rule on
+ * roles (a 403 from a member change, not from the route's guard), null for everything else. Keyed
+ * by the code union, so a new error class must be classified here before the code compiles.
+ */
+const REFUSALS: Readonly<Record<IdentityErrorCode, RefusalKind | null>> = {
+  INVITE_NOT_FOUND: { tenant: 'invite' },
+  API_KEY_NOT_FOUND: { tenant: 'api_key' },
+  MEMBER_NOT_FOUND: { tenant: 'member' },
+  ROLE_ABOVE_OWN: 'role-rule',
+  OWNER_ROLE_REQUIRED: 'role-rule',
+  OWNER_KEY_REQUIRES_OWNER: 'role-rule',
+  EMAIL_ALREADY_REGISTERED: null,
+  INVALID_INVITE_TOKEN: null,
+  INVITE_ALREADY_ACCEPTED: null,
+  INVITE_EXPIRED: null,
+  TENANT_NAME_REQUIRED: null,
+  INVALID_CREDENTIALS: null,
+  INVALID_API_KEY_FORMAT: null,
+  INVALID_API_KEY: null,
+  INVALID_TOKEN: null,
+  MISSING_AUTHENTICATION: null,
+  INSUFFICIENT_ROLE: null, // recorded from the error itself, with the role it required
+  INVALID_AUDIT_CURSOR: null,
+  TOO_MANY_FAILED_LOGINS: null,
+  LAST_OWNER: null,
+  CURRENT_PASSWORD_INCORRECT: null,
+  INVALID_SERVICE_KEY: null,
 };
 
-/** The member rules on roles (a 403 from a member change, not from the route's guard), by error code. */
-const ROLE_RULES: ReadonlySet<string> = new Set(['ROLE_ABOVE_OWN', 'OWNER_ROLE_REQUIRED', 'OWNER_KEY_REQUIRES_OWNER']);
+/** How a refusal is recorded: a member rule on roles, or a record outside the caller's tenant (its resource name). */
+export type RefusalKind = 'role-rule' | { readonly tenant: string };
 
-function refusalFor(err: unknown, targetId: unknown): Refusal | null {
+/** A product module's not-found codes, by the resource they name (PortcullisModule.errors). */
+export type ModuleRefusals = Readonly<Record<string, RefusalKind | null>>;
+
+function kindOf(code: string, moduleRefusals: ModuleRefusals): RefusalKind | null {
+  if (Object.hasOwn(REFUSALS, code)) return REFUSALS[code as IdentityErrorCode];
+  return Object.hasOwn(moduleRefusals, code) ? moduleRefusals[code] ?? null : null;
+}
+
+function refusalFor(err: unknown, targetId: unknown, moduleRefusals: ModuleRefusals): Refusal | null {
   if (err instanceof InsufficientRole) return { reason: 'role', requiredRole: err.minimumRole as Role };
+  if (!(err instanceof DomainError)) return null;
   const target = typeof targetId === 'string' && isUuid(targetId) ? targetId.toLowerCase() : null;
-  if (err instanceof DomainError && ROLE_RULES.has(err.code)) return { reason: 'role', rule: err.code.toLowerCase(), targetId: target };
-  if (err instanceof DomainError && target !== null) {
-    const resource = NOT_IN_TENANT[err.code];
-    if (resource) return { reason: 'tenant', resource, targetId: target };
-  }
+  const kind = kindOf(err.code, moduleRefusals);
+  if (kind === 'role-rule') return { reason: 'role', rule: err.code.toLowerCase(), targetId: target };
+  if (kind !== null && target !== null) return { reason: 'tenant', resource: kind.tenant, targetId: target };
   return null;
 }
 
@@ -34,10 +65,10 @@ function refusalFor(err: unknown, targetId: unknown): Refusal | null {
  * an `access.denied` event, whichever layer refused it (the route's guard or the use-case). Recording is best effort: the client gets its 403/404 either way,
  * and a failure to record is logged, never turned into a different answer.
  */
-export function auditRefusals(recordRefusal: RecordRefusal, log: (err: unknown) => void): NodeErrorHandler {
+export function auditRefusals(recordRefusal: RecordRefusal, log: (err: unknown) => void, moduleRefusals: ModuleRefusals = {}): NodeErrorHandler {
   return async (err, req, res, next) => {
     const principal = principalIfAny(res);
-    const refusal = principal ? refusalFor(err, req.params['id']) : null;
+    const refusal = principal ? refusalFor(err, req.params['id'], moduleRefusals) : null;
     if (principal && refusal) {
       try {
         await recordRefusal.execute(principal, originOf(req), refusal);

@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { LoginThrottleUnavailable } from '../../application/ports/login-throttle';
 import { StorageUnavailable } from '../../application/ports/storage-unavailable';
-import { DomainError, TooManyFailedLogins } from '../../domain/errors';
+import { DomainError, type ErrorCodesOf, TooManyFailedLogins } from '../../domain/errors';
+import type * as identityErrors from '../../domain/errors';
 import { HttpError, ServiceUnavailable, type FieldError } from './http-error';
 import type { NodeErrorHandler, NodeRequest } from './node-handler';
 import { sendJson } from './send-json';
@@ -13,14 +14,22 @@ export interface ErrorResponse {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** The contract's status for every domain rule; the message is the error's own (part 7). */
-const DOMAIN_STATUS: Readonly<Record<string, number>> = {
+/** The code of every DomainError that src/domain/errors.ts exports. */
+export type IdentityErrorCode = ErrorCodesOf<typeof identityErrors>;
+
+/** What a module maps its own error codes to (modules declare theirs; see PortcullisModule.errors). */
+export type ErrorStatuses = Readonly<Record<string, number>>;
+
+/**
+ * The contract's status for every domain rule; the message is the error's own (part 7). Keyed by
+ * the code union, so an error class added to errors.ts without a status here does not compile.
+ */
+const DOMAIN_STATUS: Readonly<Record<IdentityErrorCode, number>> = {
   EMAIL_ALREADY_REGISTERED: 409,
   INVALID_INVITE_TOKEN: 400,
   INVITE_ALREADY_ACCEPTED: 400,
   INVITE_EXPIRED: 400,
   TENANT_NAME_REQUIRED: 400,
-  INVALID_INPUT: 400,
   INVALID_CREDENTIALS: 401,
   INVALID_API_KEY_FORMAT: 401,
   INVALID_API_KEY: 401,
@@ -39,6 +48,11 @@ const DOMAIN_STATUS: Readonly<Record<string, number>> = {
   LAST_OWNER: 409,
   INVALID_SERVICE_KEY: 401,
 };
+
+/** Identity's error codes: a product module may not reuse one (composeModules checks). */
+export function isIdentityErrorCode(code: string): boolean {
+  return Object.hasOwn(DOMAIN_STATUS, code);
+}
 
 /**
  * body-parser reports through http-errors with a `type`; the ones a client can cause get our own
@@ -63,8 +77,11 @@ function retryAfter(seconds: number | undefined): Pick<ErrorResponse, 'headers'>
   return seconds === undefined ? {} : { headers: { 'Retry-After': String(seconds) } };
 }
 
-/** Null when the error is not one we can explain to the client: the caller logs it and answers 500. */
-export function describeError(err: unknown): ErrorResponse | null {
+/**
+ * Null when the error is not one we can explain to the client: the caller logs it and answers 500.
+ * `moduleStatuses` are the product modules' own codes (composeModules refuses one that repeats a code).
+ */
+export function describeError(err: unknown, moduleStatuses: ErrorStatuses = {}): ErrorResponse | null {
   if (err instanceof HttpError) {
     return {
       status: err.status,
@@ -73,7 +90,9 @@ export function describeError(err: unknown): ErrorResponse | null {
     };
   }
   if (err instanceof DomainError) {
-    const status = DOMAIN_STATUS[err.code];
+    const status = Object.hasOwn(DOMAIN_STATUS, err.code)
+      ? DOMAIN_STATUS[err.code as IdentityErrorCode]
+      : Object.hasOwn(moduleStatuses, err.code) ? moduleStatuses[err.code] : undefined;
     if (status === undefined) return null;
     return { status, body: { error: err.message }, ...retryAfter(err instanceof TooManyFailedLogins ? err.retryAfterSeconds : undefined) };
   }
@@ -98,14 +117,14 @@ export function describeError(err: unknown): ErrorResponse | null {
  * The one place that turns errors into responses. Anything unexplained is logged, never echoed; so
  * is every explained server-side failure (a 503 for a store that is down), which operators must see.
  */
-export function errorMapper(log: (err: unknown, req?: NodeRequest) => void): NodeErrorHandler {
+export function errorMapper(log: (err: unknown, req?: NodeRequest) => void, moduleStatuses: ErrorStatuses = {}): NodeErrorHandler {
   return (err, req, res, next) => {
     if (res.headersSent) {
       log(err, req);
       next(err); // too late to answer: Express's default handler closes the connection
       return;
     }
-    const described = describeError(err);
+    const described = describeError(err, moduleStatuses);
     if (!described || described.status >= 500) log(err, req);
     const { status, body, headers } = described ?? INTERNAL;
     sendJson(res, status, body, headers);

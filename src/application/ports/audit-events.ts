@@ -1,4 +1,4 @@
-import type { AuditAction, AuditEvent } from '../../domain/audit-event';
+import type { AuditAction, AuditEvent, ModuleAuditAction } from '../../domain/audit-event';
 
 /** A position in the newest-first order: the last event of the previous page. */
 export interface AuditPosition {
@@ -10,7 +10,7 @@ export interface AuditQuery {
   readonly limit: number;
   /** Only events strictly older than this position (occurred_at, then id, descending). */
   readonly after?: AuditPosition | undefined;
-  readonly action?: AuditAction | undefined;
+  readonly action?: AuditAction | ModuleAuditAction | undefined;
   readonly actorUserId?: string | undefined;
 }
 

@@ -21,8 +21,6 @@ const SOURCES: Readonly<Record<string, AssetSource>> = {
   'portcullis-docs.js': { contentType: 'application/javascript; charset=utf-8', text: DOCS_INIT_SCRIPT },
 };
 
-export const DOCS_ASSET_NAMES: readonly string[] = Object.keys(SOURCES);
-
 const loaded = new Map<string, DocsAsset>();
 
 function packageDirectory(): string {

@@ -1,14 +1,22 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { load } from 'js-yaml';
 
 /**
- * docs/openapi.yaml at the package root. This module sits four folders below the root both as
- * source (src/adapters/http/docs) and as build output (dist/adapters/http/docs), so one relative
- * path serves `npm start`, ts-jest and tsx alike. The document ships as the file itself, beside
- * dist/ like package.json, rather than as a copy in dist/ that could drift from it.
+ * The folder of the package.json nearest above this file: the repository, or the installed
+ * package. Found by walking up rather than by a fixed depth, so the same code finds it as source
+ * (ts-jest, tsx), as build output in dist/ (`npm start`) and in the examples' build
+ * (dist/with-examples/src/...). docs/openapi.yaml ships as the file itself beside dist/, like
+ * package.json, rather than as a copy that could drift from it; so do the modules' parts.
  */
-export const OPENAPI_DOCUMENT_PATH = path.resolve(__dirname, '../../../../docs/openapi.yaml');
+export function packageRoot(from: string = __dirname): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+export const OPENAPI_DOCUMENT_PATH = path.join(packageRoot(), 'docs', 'openapi.yaml');
 
 export type OpenApiDocument = Readonly<Record<string, unknown>>;
 

@@ -11,12 +11,12 @@ const ASSET_CACHE_CONTROL = 'public, max-age=86400';
  * mounted behind the global rate limit like every other route: a page view costs six requests,
  * and the Swagger UI bundle (1.7 MB) is not something to serve unmetered.
  *
- * The document is read and serialised here, when the app is built, so a missing docs/openapi.yaml
- * stops the service at start rather than failing a request. They go on the app itself, not on a
+ * The document is read and serialised when the app is built (with the product modules' parts
+ * merged in, when there are any: `json`), so a missing docs/openapi.yaml stops the service at start
+ * rather than failing a request. They go on the app itself, not on a
  * router of their own (see addRouteGroup).
  */
-export function addDocsRoutes(router: IRouter): void {
-  const json = openApiJson();
+export function addDocsRoutes(router: IRouter, json: string = openApiJson()): void {
   router.get(OPENAPI_JSON_PATH, (_req, res) => {
     res.type('application/json').send(json);
   });

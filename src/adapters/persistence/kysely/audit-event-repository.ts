@@ -1,6 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { AuditEventRepository, AuditQuery } from '../../../application/ports/audit-events';
-import { type AuditDetails, type AuditEvent, isAuditAction } from '../../../domain/audit-event';
+import { type AuditDetails, type AuditEvent, isAuditActionName } from '../../../domain/audit-event';
 import { isUuid } from '../../../domain/ids';
 import type { AuditEventsTable } from './schema';
 import type { TenantScope } from './tenant-scope';
@@ -57,7 +57,7 @@ export class KyselyAuditEventRepository implements AuditEventRepository {
 }
 
 function toAuditEvent(row: AuditRow): AuditEvent {
-  if (!isAuditAction(row.action)) throw new Error(`audit_events holds an unknown action: ${row.action}`);
+  if (!isAuditActionName(row.action)) throw new Error(`audit_events holds a malformed action: ${row.action}`);
   const method = row.actor_method;
   if (method !== 'jwt' && method !== 'api_key' && method !== 'none') throw new Error(`unknown actor_method: ${method}`);
   return {

@@ -1,4 +1,4 @@
-import type { DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type QueryCompiler, type QueryResult, type TransactionSettings } from 'kysely';
 import { StorageUnavailable } from '../../../application/ports/storage-unavailable';
 import { isConnectionFailure } from './pg-errors';
 import { isTenantBindable } from './tenant-scope';
@@ -71,6 +71,21 @@ class TranslatingDriver implements Driver {
     return guarded(() => this.driver.rollbackTransaction(this.unwrap(connection)));
   }
 
+  // Savepoints (trx.savepoint()): Kysely asks the driver for each step, and throws "not supported
+  // by this driver" when it has none. Forwarded to the wrapped driver (Kysely's Postgres driver);
+  // one without them (PGlite's) gets the same Postgres statements on its connection.
+  savepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+    return this.savepointStep('savepoint', 'savepoint', connection, name, compileQuery);
+  }
+
+  rollbackToSavepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+    return this.savepointStep('rollbackToSavepoint', 'rollback to savepoint', connection, name, compileQuery);
+  }
+
+  releaseSavepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+    return this.savepointStep('releaseSavepoint', 'release savepoint', connection, name, compileQuery);
+  }
+
   releaseConnection(connection: DatabaseConnection): Promise<void> {
     const original = this.unwrap(connection);
     this.inner.delete(connection);
@@ -79,6 +94,21 @@ class TranslatingDriver implements Driver {
 
   destroy(): Promise<void> {
     return this.driver.destroy();
+  }
+
+  private savepointStep(
+    step: 'savepoint' | 'rollbackToSavepoint' | 'releaseSavepoint',
+    command: string,
+    connection: DatabaseConnection,
+    name: string,
+    compileQuery: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    const inner = this.unwrap(connection);
+    const forward = this.driver[step]?.bind(this.driver);
+    return guarded(async () => {
+      if (forward) await forward(inner, name, compileQuery);
+      else await inner.executeQuery(CompiledQuery.raw(`${command} "${name.replace(/"/g, '""')}"`));
+    });
   }
 
   private unwrap(connection: DatabaseConnection): DatabaseConnection {

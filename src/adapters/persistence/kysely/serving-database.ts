@@ -6,6 +6,7 @@ import { APP_ROLE } from './migrations/0002-tenant-walls';
 import { APPLIED_MIGRATIONS } from './migrations/0006-least-privilege';
 import { isInsufficientPrivilege } from './pg-errors';
 import type { DB } from './schema';
+import { migrateModules, type ModuleMigrations, pendingModuleMigrations } from '../modules/module-migrations';
 
 /** The migration that made APPLIED_MIGRATIONS: a schema without the function is older than it. */
 const MIGRATION_OF_THE_FUNCTION = '0006-least-privilege';
@@ -21,6 +22,8 @@ export interface ServingPostgresOptions extends Omit<PostgresOptions, 'role'> {
    * that may not: a member of the app role and nothing more. Unset, `url`'s login migrates.
    */
   readonly migrationUrl?: string | undefined;
+  /** Product modules' migrations, applied after identity's (module-migrations.ts). */
+  readonly modules?: readonly ModuleMigrations[];
 }
 
 /**
@@ -34,11 +37,12 @@ export interface ServingPostgresOptions extends Omit<PostgresOptions, 'role'> {
  * when the switch is not allowed.
  */
 export async function openServingPostgres(url: string, options: ServingPostgresOptions = {}): Promise<ServingDatabase> {
-  const { migrationUrl, ...poolOptions } = options;
+  const { migrationUrl, modules = [], ...poolOptions } = options;
   const owner = openPostgres(migrationUrl ?? url, { max: 1, onConnectionError: options.onConnectionError, connectTimeoutMs: options.connectTimeoutMs });
   let appliedMigrations: string[] = [];
   try {
     if ((await pendingMigrations(owner.db)).length > 0) appliedMigrations = await migrateToLatest(owner.db);
+    if ((await pendingModuleMigrations(owner.db, modules)).length > 0) appliedMigrations.push(...await migrateModules(owner.db, modules));
   } finally {
     await owner.close();
   }
@@ -53,10 +57,10 @@ export async function openServingPostgres(url: string, options: ServingPostgresO
 }
 
 /** PGlite has one session: migrate in it, then switch that session to the app role for good. */
-export async function openServingPglite(dataDir: string): Promise<ServingDatabase> {
+export async function openServingPglite(dataDir: string, modules: readonly ModuleMigrations[] = []): Promise<ServingDatabase> {
   const opened = await openPglite(dataDir);
   try {
-    const appliedMigrations = await migrateToLatest(opened.db);
+    const appliedMigrations = [...await migrateToLatest(opened.db), ...await migrateModules(opened.db, modules)];
     await sql`set role ${sql.id(APP_ROLE)}`.execute(opened.db);
     await assertWorksAsAppRole(opened);
     return { ...opened, appliedMigrations };

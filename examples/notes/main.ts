@@ -1,0 +1,7 @@
+import 'reflect-metadata';
+import { main } from '../../src/bootstrap/modules/bootstrap-kit';
+import { notesModule } from './notes-module';
+
+// `npm run example:notes`: the service as `npm start` runs it (same settings, Postgres or the
+// embedded database), with the notes module after identity.
+void main([notesModule]);

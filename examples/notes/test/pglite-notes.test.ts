@@ -1,0 +1,13 @@
+import { openServingPglite } from '../../../src/adapters/persistence/kysely/serving-database';
+import { moduleMigrationsOf } from '../../../src/bootstrap/modules/compose-modules';
+import { databaseApp } from '../../../test/support/database-app';
+import { assertPgliteCanLoadInJest } from '../../../test/support/pglite';
+import { notesModule } from '../notes-module';
+import { describeNotesHttpCases } from './notes-http-cases';
+import { describeNotesOnSql } from './notes-wall-cases';
+
+// Checked before PGlite loads: without the flag its failure would take the whole worker down.
+assertPgliteCanLoadInJest();
+
+describeNotesOnSql('pglite', () => openServingPglite('memory://', moduleMigrationsOf([notesModule])));
+describeNotesHttpCases('pglite', () => databaseApp('pglite', { modules: [notesModule] }));

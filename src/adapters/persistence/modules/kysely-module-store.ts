@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import { assertSameTenant, type TenantUnitOfWork } from '../../../application/modules/tenant-unit-of-work';
+import { KyselyAuditEventRepository } from '../kysely/audit-event-repository';
+import type { DB } from '../kysely/schema';
+import { standaloneScope, transactionScope } from '../kysely/tenant-scope';
+import type { ModuleStorageAdapters, ModuleStore } from './module-store';
+
+/**
+ * Module storage on Postgres or PGlite, over the serving database (the walled app role). A run is one
+ * transaction whose tenant setting is made before the module's work starts and never changes, so
+ * every statement the module runs is confined by the row-level policies of its tables (walled by
+ * enableTenantWall) whatever its WHERE clause says. Reads take the same path as identity's
+ * tenant-scoped reads: on Postgres one round trip per statement (tenant-scope.ts).
+ */
+export function kyselyModuleStore(db: Kysely<DB>): ModuleStore {
+  return {
+    unitOfWork: <R, S>(adapters: ModuleStorageAdapters<R, S>) => kyselyTenantUnitOfWork(db, adapters.kysely),
+  };
+}
+
+function kyselyTenantUnitOfWork<R>(db: Kysely<DB>, repositories: (db: Kysely<DB>) => R): TenantUnitOfWork<R> {
+  const standalone = standaloneScope(db);
+  return {
+    run: (tenantId, work) =>
+      db.transaction().execute(async (trx) => {
+        const scope = transactionScope(trx);
+        await scope.forTenant(tenantId, async () => undefined); // sets it once, for the whole transaction
+        const trail = new KyselyAuditEventRepository(scope);
+        return work({
+          repos: repositories(trx),
+          audit: {
+            append: async (event) => {
+              assertSameTenant(event, tenantId); // another tenant's event would switch the setting mid-run
+              await trail.append(event);
+            },
+          },
+        });
+      }),
+    read: (tenantId, work) => standalone.forTenant(tenantId, (bound) => work(repositories(bound))),
+  };
+}

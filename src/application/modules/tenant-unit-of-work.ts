@@ -1,0 +1,38 @@
+import type { AuditEvent } from '../../domain/audit-event';
+
+/** What one tenant-scoped transaction hands a module's work. */
+export interface TenantTransaction<R> {
+  /** The module's own repositories, bound to this transaction and to the run's tenant. */
+  readonly repos: R;
+  /**
+   * The platform's audit trail, in the same transaction: the event commits or rolls back with the
+   * change it records. Refuses (throws) an event of any tenant but the run's.
+   */
+  readonly audit: { append(event: AuditEvent): Promise<void> };
+}
+
+/**
+ * A module's storage, walled by tenant. Every statement the work runs sees and writes only the rows
+ * of `tenantId`: on SQL storage the database's row-level security enforces it (the module's tables
+ * are walled by its migration: enableTenantWall), so a WHERE clause the module forgets leaks
+ * nothing; the memory backend hands the work that tenant's records only.
+ */
+export interface TenantUnitOfWork<R> {
+  /**
+   * Runs `work` atomically: its writes (and audit events) commit when the promise resolves and are
+   * all rolled back, keeping nothing, when it rejects (the rejection is rethrown).
+   */
+  run<T>(tenantId: string, work: (tx: TenantTransaction<R>) => Promise<T>): Promise<T>;
+  /**
+   * For reads: each statement runs on its own behind the same wall (on Postgres in one round trip,
+   * with the tenant setting in the same implicit transaction). Writes belong in `run`.
+   */
+  read<T>(tenantId: string, work: (repos: R) => Promise<T>): Promise<T>;
+}
+
+/** The refusal every backend makes of an audit event for another tenant than the run's. */
+export function assertSameTenant(event: AuditEvent, tenantId: string): void {
+  if (event.tenantId !== tenantId) {
+    throw new Error(`audit event for tenant ${String(event.tenantId)} appended in a unit of work of tenant ${tenantId}`);
+  }
+}

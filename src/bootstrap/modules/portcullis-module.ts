@@ -1,0 +1,62 @@
+import type { Migration } from 'kysely';
+import type { TenantUnitOfWork } from '../../application/modules/tenant-unit-of-work';
+import type { AuditTrail } from '../../application/audit-trail';
+import type { Clock } from '../../application/ports/clock';
+import type { IdGenerator } from '../../application/ports/ids';
+import type { ModuleAuditAction } from '../../domain/audit-event';
+import type { ModuleErrorAnswer } from '../../adapters/http/modules/module-http';
+import type { RouteDefinition } from '../../adapters/http/route-group';
+import type { ModuleStore } from '../../adapters/persistence/modules/module-store';
+
+/**
+ * A product module: a small hexagon of its own (its domain, use-cases, storage and routes) that
+ * Portcullis serves behind the same authentication, tenant walls and audit trail as identity.
+ * docs/modules.md walks through writing one; examples/notes is the template.
+ *
+ * The composition root takes a list of modules after identity (main(modules)); adding one is one
+ * line there. Everything a module declares is checked when the service starts (composeModules), so
+ * a clash with identity or another module stops the start rather than shadowing a route or an error.
+ *
+ * `Code` is the union of the module's error codes (ErrorCodesOf<typeof errors>): `errors` must then
+ * give every one of them a status, or the module does not compile.
+ */
+export interface PortcullisModule<Code extends string = string> {
+  /** Lower case letters, digits and `_`, starting with a letter: names its migration table (`<name>_kysely_migration`). */
+  readonly name: string;
+  /** Applied after identity's, in key order, recorded apart from identity's and other modules'. */
+  readonly migrations?: Readonly<Record<string, Migration>>;
+  /**
+   * Its part of the API reference, relative to the package root (`examples/notes/openapi.yaml`):
+   * merged into the served /api/v1/openapi.json and linted with the rest (`npm run lint:openapi`).
+   */
+  readonly apiReference?: string;
+  /** The actions its use-cases append to the audit trail: `<noun>.<verb>`, unused by identity or another module. */
+  readonly auditActions?: readonly ModuleAuditAction[];
+  /** Every error code of the module: its HTTP status (the message is the error's own), and whether it is a "not in your tenant". */
+  readonly errors: Readonly<Record<Code, ModuleErrorAnswer>>;
+  /** Builds the use-cases and routes once the platform is up. Called once, at start. */
+  build(platform: ModulePlatform): ModuleRoutes | Promise<ModuleRoutes>;
+}
+
+/**
+ * What the platform hands a module, and all it hands it (beside the kits it may import: the
+ * request's principal, requireRole, the body helpers).
+ */
+export interface ModulePlatform {
+  /** Tenant-scoped units of work over the module's own tables, on the service's storage backend. */
+  readonly store: ModuleStore;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** Builds audit events (fresh ordered ids, the clock, the request's origin); append them through a TenantTransaction. */
+  readonly trail: AuditTrail;
+}
+
+/** A module's routes, by group. Paths are full (`/api/v1/notes`), outside identity's `/api/v1/auth`. */
+export interface ModuleRoutes {
+  /** No authentication. */
+  readonly public?: readonly RouteDefinition[];
+  /** Behind the protected group's authentication, which the platform puts in front of every one of them. */
+  readonly protected?: readonly RouteDefinition[];
+}
+
+export type { ModuleErrorAnswer, ModuleStore, TenantUnitOfWork };
