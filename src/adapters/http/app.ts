@@ -20,6 +20,8 @@ import { requestLog } from './request-log';
 import { addRouteGroup } from './route-group';
 import { securityHeaders } from './security-headers';
 import { addDocsRoutes } from './routes/docs-routes';
+import { type ConsoleFiles, readConsoleFiles } from './console/console-files';
+import { addConsoleRoutes } from './console/console-routes';
 import { protectedRoutes } from './routes/protected-routes';
 import { publicRoutes } from './routes/public-routes';
 
@@ -59,6 +61,8 @@ export interface AppOptions {
   readonly serveMetrics?: boolean | undefined;
   /** What GET /readyz asks. Unset: always ready. */
   readonly readiness?: Readiness | undefined;
+  /** The console served at /console. Unset: read from console/dist now; null, or not built: none. */
+  readonly consoleFiles?: ConsoleFiles | null | undefined;
 }
 
 const AUTH_BASE = '/api/v1/auth';
@@ -83,7 +87,7 @@ export function createApp(
   config: HttpConfig,
   appOptions: AppOptions | ((err: unknown) => void) = {},
 ): RequestListener {
-  const { logger, onError, metrics, serveMetrics: metricsRoute = true, readiness = ALWAYS_READY } = optionsFrom(appOptions);
+  const { logger, onError, metrics, serveMetrics: metricsRoute = true, readiness = ALWAYS_READY, consoleFiles = readConsoleFiles() } = optionsFrom(appOptions);
   const log = (err: unknown, req?: NodeRequest & { log?: Logger }): void => {
     if (logger) (req?.log ?? logger).error({ err }, 'request failed');
     if (onError) onError(err);
@@ -118,6 +122,8 @@ export function createApp(
   if (metrics && metricsRoute) app.get('/metrics', serveMetrics(metrics.registry));
   app.use(limiters.global);
   addDocsRoutes(app); // GET /api/v1/openapi.json and /docs: public, rate limited, their own CSP
+  if (consoleFiles) addConsoleRoutes(app, consoleFiles); // GET /console...: the same, with the console's CSP
+  else logger?.warn('the console is not built (npm run console:build): /console answers 404');
 
   // Authentication belongs to the protected group itself, not to a path: see addRouteGroup for why it
   // is attached per matched route, which keeps an unknown path a 404 rather than a 401.
