@@ -24,5 +24,7 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['./test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // Generous: a shared CI machine can be slow to start jsdom and render a screen.
+    testTimeout: 30_000,
   },
 });

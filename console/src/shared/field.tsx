@@ -27,10 +27,11 @@ export function SelectField({ label, children, ...select }: SelectProps) {
 }
 
 /** Runs `onSubmit` in the page; the browser's own validation stays off so the API's words are shown. */
-export function Form({ onSubmit, children, label }: { onSubmit: () => void; children: ReactNode; label: string }) {
+export function Form({ onSubmit, children, label, className }: { onSubmit: () => void; children: ReactNode; label: string; className?: string }) {
   return (
     <form
       aria-label={label}
+      className={className}
       noValidate
       onSubmit={(event) => {
         event.preventDefault();

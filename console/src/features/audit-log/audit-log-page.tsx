@@ -65,7 +65,7 @@ export function AuditLogPage() {
   const nameOf = (id: string | null) => (id === null ? 'nobody' : emails.get(id) ?? id);
   return (
     <Screen title="Audit log">
-      <Form label="Filter events" onSubmit={() => {
+      <Form label="Filter events" className="wide" onSubmit={() => {
         setApplied(draft);
         void load.run(draft, undefined, 1);
       }}>
