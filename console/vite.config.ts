@@ -3,12 +3,16 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 /**
- * Served by the service at /console/ (one origin: no CORS), or by `npm run dev` on
- * http://localhost:5173/console/ against the API on http://localhost:3000 (VITE_API_BASE, set by
- * the root's `npm run console:dev`), the origin the service allows by default.
+ * Built into dist/ and served by the service at /console/ (one origin: no CORS). `npm run dev`
+ * (the root's `npm run console:dev`) serves it with hot reload on http://localhost:5173/console/,
+ * calling the API on http://localhost:3000: the origin the service allows by default is 5173.
  */
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   base: '/console/',
+  // `npm run dev` calls the API on its own origin (CORS), unless VITE_API_BASE names another.
+  define: mode === 'development' && !process.env['VITE_API_BASE']
+    ? { 'import.meta.env.VITE_API_BASE': JSON.stringify('http://localhost:3000') }
+    : {},
   plugins: [react()],
   server: { port: 5173, strictPort: true, host: 'localhost' },
   build: {
@@ -27,4 +31,4 @@ export default defineConfig({
     // Generous: a shared CI machine can be slow to start jsdom and render a screen.
     testTimeout: 30_000,
   },
-});
+}));

@@ -29,6 +29,14 @@ describeIfBrowser('console: accessibility of every screen (Chromium, axe-core)',
     await page.screenshot({ path: path.join(pictures, `${name}.png`) });
   }
 
+  it('has a scanner that does report a serious violation', async () => {
+    const { page, context } = await openConsole(browser, service.origin, '/console/login');
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    await page.evaluate(() => document.querySelector('label')?.remove()); // an input without a name
+    await expect(seriousAccessibilityViolations(page)).resolves.toEqual([expect.stringMatching(/^critical label: /)]);
+    await context.close();
+  });
+
   it('finds no serious or critical violation on any screen, signed out or in', async () => {
     const suffix = Date.now().toString(36).slice(-4);
     const ownerEmail = `ada.${suffix}@example.com`;

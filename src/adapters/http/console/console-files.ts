@@ -27,8 +27,6 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.js': 'application/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
 };
 
 function filesIn(directory: string): Map<string, ConsoleFile> {
