@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
-import { AUTH, bearer, createInvite, joinWithRole, PASSWORD } from '../support/http-fixtures';
+import { AUTH, bearer, createInvite, PASSWORD } from '../support/http-fixtures';
 import {
-  type ConsoleService, describeIfBrowser, launchChromium, logIn, openConsole, screenshotDirectory, seriousAccessibilityViolations, startService,
+  type ConsoleService, STARTUP_TIMEOUT_MS, describeIfBrowser, launchChromium, logIn, openConsole, screenshotDirectory, seriousAccessibilityViolations, startService,
 } from '../support/browser';
 
 /**
@@ -18,7 +18,8 @@ describeIfBrowser('console: accessibility of every screen (Chromium, axe-core)',
 
   beforeAll(async () => {
     [browser, service] = await Promise.all([launchChromium(), startService()]);
-  });
+
+  }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await browser?.close();
     await service?.close();
@@ -32,7 +33,7 @@ describeIfBrowser('console: accessibility of every screen (Chromium, axe-core)',
   it('has a scanner that does report a serious violation', async () => {
     const { page, context } = await openConsole(browser, service.origin, '/console/login');
     await page.getByRole('button', { name: 'Log in' }).waitFor();
-    await page.evaluate(() => document.querySelector('label')?.remove()); // an input without a name
+    await page.evaluate("document.querySelector('label').remove()"); // an input without a name
     await expect(seriousAccessibilityViolations(page)).resolves.toEqual([expect.stringMatching(/^critical label: /)]);
     await context.close();
   });
@@ -44,11 +45,13 @@ describeIfBrowser('console: accessibility of every screen (Chromium, axe-core)',
     const owner = { token: signup.body.token as string };
     const accountOf = await request(service.app).get(`${AUTH}/me`).set(bearer(owner)).expect(200);
     const ownerAccount = { email: ownerEmail, token: owner.token, tenantId: signup.body.tenant_id as string, userId: accountOf.body.user_id as string, role: 'owner' };
-    await joinWithRole(service.app, ownerAccount, 'admin');
-    await joinWithRole(service.app, ownerAccount, 'viewer');
-    await createInvite(service.app, ownerAccount, { email: `grace.${suffix}@example.com`, role: 'member' });
+    for (const [name, role] of [['grace', 'admin'], ['linus', 'viewer']] as const) {
+      const joining = await createInvite(service.app, ownerAccount, { email: `${name}.${suffix}@example.com`, role });
+      await request(service.app).post(`${AUTH}/signup`).send({ email: joining.email, password: PASSWORD, invite_token: joining.token }).expect(201);
+    }
+    await createInvite(service.app, ownerAccount, { email: `barbara.${suffix}@example.com`, role: 'member' });
     await request(service.app).post(`${AUTH}/api-keys`).set(bearer(owner)).send({ name: 'nightly-export', expires_in_days: 90 }).expect(201);
-    const invite = await createInvite(service.app, ownerAccount, { email: `linus.${suffix}@example.com`, role: 'viewer' });
+    const invite = await createInvite(service.app, ownerAccount, { email: `margaret.${suffix}@example.com`, role: 'viewer' });
 
     const { page, context, problems } = await openConsole(browser, service.origin, `/console/join?token=${invite.token}`);
     await page.getByRole('heading', { level: 1, name: 'Join' }).waitFor();

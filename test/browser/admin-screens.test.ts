@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { AUTH, bearer, createInvite, joinWithRole, PASSWORD, signupOwner } from '../support/http-fixtures';
-import { type ConsolePage, type ConsoleService, describeIfBrowser, launchChromium, logIn, openConsole, startService, tabTo } from '../support/browser';
+import { type ConsolePage, type ConsoleService, STARTUP_TIMEOUT_MS, describeIfBrowser, launchChromium, logIn, openConsole, startService, tabTo } from '../support/browser';
 
 describeIfBrowser('console: the administration screens (Chromium)', () => {
   let browser: Browser;
@@ -11,7 +11,8 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
 
   beforeAll(async () => {
     [browser, service] = await Promise.all([launchChromium(), startService()]);
-  });
+
+  }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await browser?.close();
     await service?.close();
@@ -96,7 +97,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       await tabTo(page, panel.getByRole('button', { name: 'Copy link' }));
       await page.keyboard.press('Enter');
       await panel.getByText('Copied.').waitFor();
-      await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(link);
+      await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(link);
       expect(await cellsOf(page, new RegExp(`^${invited}`))).toEqual([invited, 'viewer', expect.any(String), expect.any(String), 'Revoke']);
 
       await tabTo(page, panel.getByRole('button', { name: 'Done' }));
@@ -163,7 +164,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       await tabTo(page, panel.getByRole('button', { name: 'Copy key' }));
       await page.keyboard.press('Enter');
       await panel.getByText('Copied.').waitFor();
-      await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(key);
+      await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(key);
       await request(service.app).get(`${AUTH}/me`).set('x-api-key', key).expect(200);
 
       await page.keyboard.press('Tab');
@@ -244,10 +245,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       const page = await open();
       await logIn(page, viewer.email, PASSWORD, 'Account');
       await expect(nav(page).getByRole('link').allTextContents()).resolves.toEqual(['Account']);
-      await page.evaluate(() => {
-        window.history.pushState(null, '', '/console/audit-log');
-        window.dispatchEvent(new PopStateEvent('popstate'));
-      });
+      await page.evaluate("history.pushState(null, '', '/console/audit-log'); dispatchEvent(new PopStateEvent('popstate'))");
       await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
       await expect(page.getByRole('alert').textContent()).resolves.toBe('Requires admin role or higher');
       await expect(page.getByRole('button').count()).resolves.toBe(0);

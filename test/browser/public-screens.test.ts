@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { AUTH, bearer, createInvite, PASSWORD, signupOwner } from '../support/http-fixtures';
-import { type ConsolePage, type ConsoleService, describeIfBrowser, launchChromium, openConsole, startService, startServiceInMemory } from '../support/browser';
+import type { ChildProcess } from 'node:child_process';
+import {
+  type ConsolePage, type ConsoleService, STARTUP_TIMEOUT_MS, describeIfBrowser, freePort, launchChromium, openConsole, startDevServer, startService, startServiceInMemory,
+} from '../support/browser';
 
 const email = (name: string) => `${name}.${randomBytes(3).toString('hex')}@example.com`;
 
@@ -13,7 +16,8 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
 
   beforeAll(async () => {
     [browser, service] = await Promise.all([launchChromium(), startService()]);
-  });
+
+  }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await browser?.close();
     await service?.close();
@@ -121,7 +125,8 @@ describeIfBrowser('console: rate limits (Chromium)', () => {
 
   beforeAll(async () => {
     [browser, service] = await Promise.all([launchChromium(), startServiceInMemory({ rateLimits: { global: 1_000, login: 2, signup: 3 } })]);
-  });
+
+  }, STARTUP_TIMEOUT_MS);
   afterAll(async () => {
     await browser?.close();
     await service?.close();
@@ -139,6 +144,39 @@ describeIfBrowser('console: rate limits (Chromium)', () => {
     const alert = page.getByRole('alert');
     await alert.filter({ hasText: 'Too many requests' }).waitFor();
     expect(await alert.textContent()).toMatch(/^Too many requests, retry after (\d+) seconds\. Try again in \1 seconds \(at \d{2}:\d{2}:\d{2}\)\.$/);
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+});
+
+describeIfBrowser('console: the development server, calling the API across origins (Chromium)', () => {
+  let browser: Browser;
+  let api: ConsoleService;
+  let vite: ChildProcess | undefined;
+  let devOrigin: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    devOrigin = `http://127.0.0.1:${port}`;
+    // The API allows the development server's origin, as it allows http://localhost:5173 by default.
+    [browser, api] = await Promise.all([launchChromium(), startServiceInMemory({ corsOrigin: devOrigin })]);
+    vite = await startDevServer(port, api.origin);
+
+  }, STARTUP_TIMEOUT_MS);
+  afterAll(async () => {
+    vite?.kill('SIGTERM');
+    await browser?.close();
+    await api?.close();
+  });
+
+  it('signs up from the development server\'s page through CORS', async () => {
+    const { page, context, problems } = await openConsole(browser, devOrigin, '/console/signup');
+    await page.getByLabel('Organisation name').fill('Hot Reload');
+    const owner = email('dev');
+    await page.getByLabel('E-mail').fill(owner);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('cell', { name: `${owner} (you)` }).waitFor();
     await context.close();
     expect(problems).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -42,8 +43,13 @@ export function describeIfBrowser(name: string, body: () => void): void {
     }));
     return;
   }
+  // A test drives a browser through several screens; on a busy machine that takes more than 30 s.
+  jest.setTimeout(120_000);
   describe(name, body);
 }
+
+/** Opening a database and a browser on a busy machine can take far longer than one test's 30 s. */
+export const STARTUP_TIMEOUT_MS = 180_000;
 
 export interface ConsoleService {
   /** http://127.0.0.1:<port> */
@@ -84,6 +90,39 @@ export async function startServiceInMemory(overrides: Partial<HttpConfig>): Prom
   return listen(app, async () => undefined);
 }
 
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * `npm run console:dev`'s server (Vite, hot reload) on a loopback port, its calls sent to `apiOrigin`
+ * (VITE_API_BASE) as they go to http://localhost:3000 by default. Resolves once it serves the page.
+ */
+export async function startDevServer(port: number, apiOrigin: string): Promise<ChildProcess> {
+  const consoleDir = path.resolve(CONSOLE_DIST, '..');
+  const child = spawn(process.execPath, [path.join(consoleDir, 'node_modules', 'vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+    cwd: consoleDir,
+    env: { ...process.env, VITE_API_BASE: apiOrigin },
+    stdio: 'ignore',
+  });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the development server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/console/`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the development server did not start within 60 s');
+}
+
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
@@ -121,7 +160,8 @@ export async function logIn(page: Page, email: string, password: string, landsOn
 /** Presses Tab until `target` has the focus; fails if it never gets it, as a keyboard user would. */
 export async function tabTo(page: Page, target: Locator, maxPresses = 40): Promise<void> {
   for (let presses = 0; presses < maxPresses; presses += 1) {
-    if (await target.evaluate((element) => element === document.activeElement)) return;
+    // `element.ownerDocument.activeElement`: the same element's document, without the DOM's global names.
+    if (await target.evaluate((element) => element === (element as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement)) return;
     await page.keyboard.press('Tab');
   }
   throw new Error(`Tab never reached ${String(target)} in ${maxPresses} presses`);
@@ -133,11 +173,11 @@ let axeSource: string | undefined;
 export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
   axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
-    const results = await axe.run(document, { resultTypes: ['violations'] });
-    return results.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
-  });
+  // Run in the page (a string, as it is not this program's code): the violations, reduced to plain data.
+  const violations = await page.evaluate<Array<{ id: string; impact: string | null; help: string; targets: string[] }>>(`
+    axe.run(document, { resultTypes: ['violations'] }).then((results) => results.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)),
+    })))`);
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} at ${violation.targets.join(', ')}`);

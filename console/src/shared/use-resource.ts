@@ -21,8 +21,8 @@ export function useResource<T>(load: () => Promise<T>) {
     return () => {
       current = false;
     };
-    // `load` is rebuilt on every render; the screen asks for a new load through reload().
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only `version` starts a load: `load` is a new function on every render, and the screen asks
+    // for a fresh load through reload().
   }, [version]);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   return { data, error, reload };

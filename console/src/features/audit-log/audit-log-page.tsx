@@ -60,7 +60,6 @@ export function AuditLogPage() {
   useEffect(() => {
     void load.run({ action: '', actor: '' }, undefined, 1);
     // The first page once, on opening; afterwards the person asks for pages.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const nameOf = (id: string | null) => (id === null ? 'nobody' : emails.get(id) ?? id);
   return (
