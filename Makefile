@@ -15,7 +15,8 @@ build: install
 	$(NPM) run build
 
 # Starts the service; without DATABASE_URL it runs on the embedded database in PGLITE_DIR (.data/pglite).
-run: build
+# The console is built first and served at http://localhost:3000/console/.
+run: build console
 	$(NPM) start
 
 migrate: build
@@ -32,9 +33,17 @@ lint: install
 lint-openapi: install
 	$(NPM) run lint:openapi
 
-# Type check, layering rule, API reference lint, then every test. Postgres tests run when DATABASE_URL is set.
-test: typecheck lint lint-openapi
-	$(NPM) test -- $(JEST_ARGS)
+# Type check, layering rule, API reference lint, the console's build (its own type check) and
+# component tests, then every jest test; both test runs always run. Postgres tests run when
+# DATABASE_URL is set; the console's browser tests when Chromium is installed (REQUIRE_BROWSER=1
+# makes its absence a failure).
+test: typecheck lint lint-openapi console
+	@$(BROWSER_NOTE)
+	@status=0; \
+	$(NPM) --prefix console test -- $(VITEST_ARGS) || status=1; \
+	$(NPM) test -- $(JEST_ARGS) || status=1; \
+	$(BROWSER_NOTE); \
+	exit $$status
 
 # Two real instances on one Postgres and one Redis (test/scale): a tenant made through one is
 # served by the other, rate limits are shared, an invite is accepted once. Needs DATABASE_URL and
@@ -43,7 +52,36 @@ test-scale: install
 	REQUIRE_POSTGRES=1 REQUIRE_REDIS=1 $(NPM) test -- test/scale $(JEST_ARGS)
 
 clean:
-	rm -rf dist coverage
+	rm -rf dist coverage console/dist
+
+# The console (console/): a package of its own, installed when its lock file changes and built when
+# its sources or the API reference (its generated types) change.
+CHROMIUM_PATH ?= /usr/bin/chromium
+VITEST_ARGS ?=
+# Said before and after the tests, so that a run without the browser tests cannot pass unnoticed.
+BROWSER_NOTE = [ -x "$(CHROMIUM_PATH)" ] || if [ "$$REQUIRE_BROWSER" = 1 ]; then \
+	echo "*** Browser tests FAIL: no Chromium at $(CHROMIUM_PATH) and REQUIRE_BROWSER=1 ***"; else \
+	echo "*** Browser tests SKIPPED: no Chromium at $(CHROMIUM_PATH) (apt-get install chromium) ***"; fi
+CONSOLE_SOURCES := $(shell find console/src console/public console/test -type f 2>/dev/null) \
+	console/index.html console/vite.config.ts console/tsconfig.json docs/openapi.yaml
+
+console/node_modules/.install-stamp: console/package-lock.json
+	$(NPM) --prefix console ci --no-audit --no-fund
+	@touch $@
+
+console/dist/index.html: console/node_modules/.install-stamp $(CONSOLE_SOURCES)
+	$(NPM) --prefix console run build
+
+.PHONY: console console-dev console-budget
+console: console/dist/index.html
+
+# Hot reload on http://localhost:5173/console/, against the API of `make run` on port 3000.
+console-dev: console/node_modules/.install-stamp
+	$(NPM) run console:dev
+
+# The console's size and first-screen budgets, measured in Chromium; writes docs/console.md.
+console-budget: build console
+	$(NPM) run console:budget -- --write
 
 # Baseline and service side by side; writes docs/benchmarks.md.
 .PHONY: bench

@@ -94,7 +94,8 @@ describe('docs/openapi.yaml covers the service', () => {
     const limiters = { login: () => undefined, signup: () => undefined };
     const routes: Array<readonly [string, string]> = [...publicRoutes(useCases, limiters), ...protectedRoutes(useCases)]
       .map((route) => [route.method, `${AUTH}${route.path.replace(/:(\w+)/g, '{$1}')}`]);
-    routes.push(['get', '/healthz'], ['get', '/readyz'], ['get', '/metrics'], ['get', '/api/v1/openapi.json'], ['get', '/docs'], ['get', '/docs/assets/{file}']);
+    routes.push(['get', '/healthz'], ['get', '/readyz'], ['get', '/metrics'], ['get', '/api/v1/openapi.json'], ['get', '/docs'], ['get', '/docs/assets/{file}'],
+      ['get', '/console'], ['get', '/console/{page}'], ['get', '/console/assets/{file}']);
     expect(routes.filter(([method, path]) => !isDocumented(method, path))).toEqual([]);
   });
 

@@ -23,6 +23,8 @@ import { addDocsRoutes } from './routes/docs-routes';
 import { DEFAULT_HEARTBEAT_MS } from './verifiers/change-stream';
 import { VerifierMetrics } from './verifiers/verifier-metrics';
 import { addVerifierRoutes } from './verifiers/verifier-routes';
+import { type ConsoleFiles, readConsoleFiles } from './console/console-files';
+import { addConsoleRoutes } from './console/console-routes';
 import { protectedRoutes } from './routes/protected-routes';
 import { publicRoutes } from './routes/public-routes';
 import { type ModuleHttp, moduleErrorTables } from './modules/module-http';
@@ -72,6 +74,8 @@ export interface AppOptions {
   readonly modules?: readonly ModuleHttp[] | undefined;
   /** GET /api/v1/openapi.json's body with the modules' parts merged in; unset: docs/openapi.yaml as it is. */
   readonly apiReferenceJson?: string | undefined;
+  /** The console served at /console. Unset: read from console/dist now; null, or not built: none. */
+  readonly consoleFiles?: ConsoleFiles | null | undefined;
 }
 
 const AUTH_BASE = '/api/v1/auth';
@@ -100,6 +104,7 @@ export function createApp(
   const options = optionsFrom(appOptions);
   const {
     logger, onError, metrics, serveMetrics: metricsRoute = true, readiness = ALWAYS_READY, modules = [], apiReferenceJson,
+    consoleFiles = readConsoleFiles(),
   } = options;
   const moduleErrors = moduleErrorTables(modules);
   const log = (err: unknown, req?: NodeRequest & { log?: Logger }): void => {
@@ -144,6 +149,8 @@ export function createApp(
   });
   app.use(limiters.global);
   addDocsRoutes(app, apiReferenceJson); // GET /api/v1/openapi.json and /docs: public, rate limited, their own CSP
+  if (consoleFiles) addConsoleRoutes(app, consoleFiles); // GET /console...: the same, with the console's CSP
+  else logger?.warn('the console is not built (npm run console:build): /console answers 404');
 
   // Authentication belongs to the protected group itself, not to a path: see addRouteGroup for why it
   // is attached per matched route, which keeps an unknown path a 404 rather than a 401.

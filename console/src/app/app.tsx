@@ -1,0 +1,51 @@
+import { useEffect } from 'react';
+import { isAdmin } from '../shared/roles';
+import { Screen } from '../shared/screen';
+import { NavBar } from './nav-bar';
+import { navigate, useLocation } from './router';
+import { SCREENS } from './screens';
+import { useSession } from './session';
+
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}
+
+function Content() {
+  const { path } = useLocation();
+  const { session } = useSession();
+  if (path === '/') return <Redirect to={!session ? '/login' : isAdmin(session.me.role) ? '/members' : '/account'} />;
+  const screen = SCREENS.find((entry) => entry.path === path);
+  if (!screen) {
+    return (
+      <Screen title="Page not found">
+        <p>The console has no page at this address.</p>
+      </Screen>
+    );
+  }
+  if (screen.access !== 'public' && !session) return <Redirect to="/login" />;
+  if (screen.access === 'admin' && session && !isAdmin(session.me.role)) {
+    return (
+      <Screen title={screen.label}>
+        <p role="alert" className="error">Requires admin role or higher</p>
+        <p>Your role is {session.me.role}. An admin or owner of your organisation can change it.</p>
+      </Screen>
+    );
+  }
+  const Component = screen.component;
+  return <Component />;
+}
+
+export function App() {
+  return (
+    <>
+      <header className="top">
+        <span className="brand">Portcullis console</span>
+        <NavBar />
+      </header>
+      <main>
+        <Content />
+      </main>
+    </>
+  );
+}

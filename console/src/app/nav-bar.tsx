@@ -1,0 +1,26 @@
+import { isAdmin } from '../shared/roles';
+import { Link } from './link';
+import { useLocation } from './router';
+import { SCREENS } from './screens';
+import { useSession } from './session';
+
+/** Only the screens this person may use: the API stays the authority, but the page shows no dead ends. */
+export function NavBar() {
+  const { session } = useSession();
+  const { path } = useLocation();
+  const visible = SCREENS.filter((screen) => {
+    if (!session) return screen.access === 'public';
+    if (screen.access === 'admin') return isAdmin(session.me.role);
+    return screen.access === 'signed-in';
+  });
+  return (
+    <nav aria-label="Main">
+      <ul>
+        {visible.map((screen) => (
+          <li key={screen.path}><Link to={screen.path} current={screen.path === path}>{screen.label}</Link></li>
+        ))}
+      </ul>
+      {session && <span className="whoami">{session.email ?? session.me.user_id} · {session.me.role}</span>}
+    </nav>
+  );
+}

@@ -1,0 +1,40 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderSignedIn } from '../../../test/render-console';
+import { tokenFor } from '../../../test/fake-api';
+
+describe('Account', () => {
+  it('shows who you are, changes the password and uses the fresh token from then on', async () => {
+    const fresh = tokenFor({ email: 'viewer@example.com', role: 'viewer' }).replace('signature', 'fresh');
+    const { user, requests } = await renderSignedIn('viewer', '/account', {
+      'POST /api/v1/auth/password': { status: 200, body: { token: fresh, expires_in: '24h' } },
+    });
+    const facts = screen.getAllByRole('definition').map((dd) => dd.textContent);
+    expect(facts).toEqual(['viewer@example.com', 'viewer', 't-1', 'u-1']);
+    await user.type(screen.getByLabelText('Current password'), 'correct horse battery');
+    await user.type(screen.getByLabelText('New password'), 'a brand new passphrase');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText(/^Your password was changed\./)).toBeInTheDocument();
+    expect(requests.at(-1)?.body).toEqual({ current_password: 'correct horse battery', new_password: 'a brand new passphrase' });
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(requests.at(-1)?.authorization).toBe(`Bearer ${fresh}`);
+  });
+
+  it('shows the API\'s refusal of a wrong current password', async () => {
+    const { user } = await renderSignedIn('member', '/account', {
+      'POST /api/v1/auth/password': { status: 403, body: { error: 'Current password is incorrect' } },
+    });
+    await user.type(screen.getByLabelText('Current password'), 'wrong password');
+    await user.type(screen.getByLabelText('New password'), 'a brand new passphrase');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Current password is incorrect$/);
+  });
+
+  it('logs out: back to Log in with a note, and no screen of the signed-in person', async () => {
+    const { user } = await renderSignedIn('owner', '/account');
+    await user.click(screen.getByRole('button', { name: 'Log out' }));
+    expect(await screen.findByText('You have logged out.')).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Log in', 'Sign up', 'Join']);
+  });
+});

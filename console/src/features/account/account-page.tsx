@@ -1,0 +1,44 @@
+import { useState } from 'react';
+import { useSession } from '../../app/session';
+import { ErrorMessage, StatusMessage, useAction } from '../../shared/feedback';
+import { Field, Form } from '../../shared/field';
+import { Screen } from '../../shared/screen';
+
+export function AccountPage() {
+  const { api, session, replaceToken, signOut } = useSession();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [status, setStatus] = useState<string | null>(null);
+  const change = useAction(async () => {
+    setStatus(null);
+    const result = await api('post', '/api/v1/auth/password', { body: { current_password: current, new_password: next } });
+    // Every token issued before the change is refused from now on, this page's included: keep the new one.
+    replaceToken(result.token);
+    setCurrent('');
+    setNext('');
+    setStatus('Your password was changed. Sessions elsewhere have ended; API keys keep working.');
+  });
+  if (!session) return null;
+  return (
+    <Screen title="Account">
+      <h2>Who you are</h2>
+      <dl className="facts">
+        <dt>E-mail</dt><dd>{session.email ?? 'unknown'}</dd>
+        <dt>Role</dt><dd>{session.me.role}</dd>
+        <dt>Organisation id</dt><dd><code>{session.me.tenant_id}</code></dd>
+        <dt>User id</dt><dd><code>{session.me.user_id}</code></dd>
+      </dl>
+      <Form label="Change password" onSubmit={() => void change.run()}>
+        <h2>Change password</h2>
+        <Field label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
+        <Field label="New password" type="password" autoComplete="new-password" hint="At least 8 characters." value={next} onChange={(e) => setNext(e.target.value)} />
+        <button type="submit" disabled={change.pending}>Change password</button>
+        <ErrorMessage error={change.error} />
+        <StatusMessage>{status}</StatusMessage>
+      </Form>
+      <h2>Log out</h2>
+      <p>The console keeps your session in this tab's memory only; logging out forgets it now.</p>
+      <button type="button" onClick={() => signOut('You have logged out.')}>Log out</button>
+    </Screen>
+  );
+}

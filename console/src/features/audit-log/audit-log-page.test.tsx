@@ -1,0 +1,56 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderSignedIn } from '../../../test/render-console';
+import type { FakeRequest } from '../../../test/fake-api';
+
+function event(n: number, action = 'invite.created', actor = 'u-1') {
+  return {
+    id: `e-${n}`, tenant_id: 't-1', actor_user_id: actor, actor_auth: 'jwt', action, target_id: null, client_ip: '127.0.0.1',
+    user_agent: null, request_id: null, occurred_at: `2026-01-31T12:00:${String(n).padStart(2, '0')}.000Z`, details: {},
+  };
+}
+
+const members = {
+  members: [
+    { user_id: 'u-1', email: 'ada@example.com', role: 'owner', created_at: '2026-01-31T12:00:00.000Z' },
+    { user_id: 'u-2', email: 'grace@example.com', role: 'admin', created_at: '2026-01-31T12:00:00.000Z' },
+  ],
+};
+
+describe('Audit log', () => {
+  it('shows the newest page, filters by action and actor, and follows the next page', async () => {
+    const audit = (request: FakeRequest) => {
+      const query = new URL(request.url, 'http://x').searchParams;
+      if (query.get('cursor') === 'c-2') return { status: 200, body: { events: [event(1)], next_cursor: null } };
+      if (query.get('action')) return { status: 200, body: { events: [event(9, 'member.removed', 'u-2')], next_cursor: null } };
+      return { status: 200, body: { events: [event(3, 'login.succeeded'), event(2)], next_cursor: 'c-2' } };
+    };
+    const { user, requests } = await renderSignedIn('owner', '/audit-log', {
+      'GET /api/v1/auth/members': { status: 200, body: members },
+      'GET /api/v1/auth/audit-events': audit,
+    });
+    expect(await screen.findByText('Page 1: 2 events, newest first')).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Audit events' });
+    const firstRow = within(table).getAllByRole('row')[1]!;
+    expect(within(firstRow).getAllByRole('cell').map((c) => c.textContent).slice(1, 4)).toEqual(['login.succeeded', 'ada@example.com', 'jwt']);
+
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('Page 2: 1 event, newest first')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Next page' })).toBeNull();
+    expect(requests.at(-1)?.url).toBe('/api/v1/auth/audit-events?limit=25&cursor=c-2');
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Action' }), 'member.removed');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Actor' }), 'grace@example.com');
+    await user.click(screen.getByRole('button', { name: 'Show events' }));
+    expect(await screen.findByRole('cell', { name: 'member.removed' })).toBeInTheDocument();
+    expect(requests.at(-1)?.url).toBe('/api/v1/auth/audit-events?limit=25&action=member.removed&actor=u-2');
+  });
+
+  it('shows the API\'s refusal of a filter', async () => {
+    await renderSignedIn('admin', '/audit-log', {
+      'GET /api/v1/auth/members': { status: 200, body: members },
+      'GET /api/v1/auth/audit-events': { status: 400, body: { error: 'cursor is not valid' } },
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^cursor is not valid$/);
+  });
+});

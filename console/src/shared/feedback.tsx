@@ -1,0 +1,42 @@
+import { useCallback, useState } from 'react';
+import { ApiError } from '../api/client';
+
+/** What went wrong, in the API's own words; a 429 or 503 also says when to try again. */
+export function describeError(error: unknown, now: Date = new Date()): string {
+  if (!(error instanceof ApiError)) return 'Something went wrong in the page. Reload it and try again.';
+  if (error.retryAfterSeconds === null) return error.message;
+  const at = new Date(now.getTime() + error.retryAfterSeconds * 1000);
+  const seconds = error.retryAfterSeconds === 1 ? '1 second' : `${error.retryAfterSeconds} seconds`;
+  return `${error.message}. Try again in ${seconds} (at ${at.toLocaleTimeString()}).`;
+}
+
+export function ErrorMessage({ error }: { error: unknown }) {
+  if (error === null || error === undefined) return null;
+  return <p role="alert" className="error">{describeError(error)}</p>;
+}
+
+/** A polite announcement of what just succeeded. */
+export function StatusMessage({ children }: { children: string | null }) {
+  return <p role="status" className="status">{children}</p>;
+}
+
+/**
+ * An action started by the person (a form's submit, a button): whether it is running, and the
+ * error it ended with, cleared when it runs again.
+ */
+export function useAction<A extends unknown[]>(action: (...args: A) => Promise<void>) {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = useCallback(async (...args: A) => {
+    setPending(true);
+    setError(null);
+    try {
+      await action(...args);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setPending(false);
+    }
+  }, [action]);
+  return { run, pending, error, setError };
+}

@@ -1,0 +1,59 @@
+import type { IRouter, Response } from 'express';
+import type { ConsoleFile, ConsoleFiles } from './console-files';
+
+export const CONSOLE_BASE = '/console';
+
+/**
+ * The console page's policy, replacing the API's `default-src 'none'` on its responses: its script,
+ * style sheet and icon from this origin only, and calls to this origin's API. Nothing inline and
+ * nothing evaluated (the build emits none); no framing, no <base> rewriting, and no form may be
+ * submitted by the browser itself (every form is handled by the page's script).
+ */
+export const CONSOLE_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Bundles are named by their content hash: a new build is a new name, so a year is safe. */
+const HASHED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+const ICON_CACHE_CONTROL = 'public, max-age=86400';
+
+function send(res: Response, file: ConsoleFile, headers: Record<string, string>): void {
+  res.set({ 'Content-Type': file.contentType, 'Content-Security-Policy': CONSOLE_CONTENT_SECURITY_POLICY, ...headers }).send(file.body);
+}
+
+/**
+ * The tenant administrators' console under /console: its bundles under /console/assets, and the
+ * page at /console and at every one-segment address below it (/console/members,
+ * /console/join?token=...), where the page's own router picks the screen. The page keeps the API's
+ * `Cache-Control: no-store`; `Referrer-Policy: no-referrer` keeps an invitation token in the
+ * address from leaving in a Referer header.
+ *
+ * Unknown assets and deeper paths fall through to the 404 every unknown path gets. Mounted behind
+ * the global rate limit like the reference page; a page load is three requests.
+ */
+export function addConsoleRoutes(router: IRouter, files: ConsoleFiles): void {
+  const page = (_req: unknown, res: Response): void => {
+    send(res, files.page, { 'Referrer-Policy': 'no-referrer' });
+  };
+  router.get(CONSOLE_BASE, page);
+  router.get(`${CONSOLE_BASE}/assets/:file`, (req, res, next) => {
+    const asset = files.assets.get(req.params.file);
+    if (!asset) {
+      next();
+      return;
+    }
+    send(res, asset, { 'Cache-Control': HASHED_ASSET_CACHE_CONTROL });
+  });
+  router.get(`${CONSOLE_BASE}/:page`, (req, res) => {
+    const file = files.topLevel.get(req.params.page);
+    if (file) send(res, file, { 'Cache-Control': ICON_CACHE_CONTROL });
+    else page(req, res);
+  });
+}

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import request from 'supertest';
+import { AUTH, bearer, createInvite, PASSWORD } from '../support/http-fixtures';
+import {
+  type ConsoleService, STARTUP_TIMEOUT_MS, describeIfBrowser, launchChromium, logIn, openConsole, screenshotDirectory, seriousAccessibilityViolations, startService,
+} from '../support/browser';
+
+/**
+ * Every screen, in the state a person would see it in, scanned by axe-core (no serious or critical
+ * violation) and photographed: docs/console.md shows these pictures (CONSOLE_SCREENSHOTS=1 writes
+ * them to docs/console).
+ */
+describeIfBrowser('console: accessibility of every screen (Chromium, axe-core)', () => {
+  let browser: Browser;
+  let service: ConsoleService;
+  const pictures = screenshotDirectory();
+
+  beforeAll(async () => {
+    [browser, service] = await Promise.all([launchChromium(), startService()]);
+
+  }, STARTUP_TIMEOUT_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  async function check(page: Page, name: string): Promise<void> {
+    await expect(seriousAccessibilityViolations(page)).resolves.toEqual([]);
+    await page.screenshot({ path: path.join(pictures, `${name}.png`) });
+  }
+
+  it('has a scanner that does report a serious violation', async () => {
+    const { page, context } = await openConsole(browser, service.origin, '/console/login');
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    await page.evaluate("document.querySelector('label').remove()"); // an input without a name
+    await expect(seriousAccessibilityViolations(page)).resolves.toEqual([expect.stringMatching(/^critical label: /)]);
+    await context.close();
+  });
+
+  it('finds no serious or critical violation on any screen, signed out or in', async () => {
+    const suffix = Date.now().toString(36).slice(-4);
+    const ownerEmail = `ada.${suffix}@example.com`;
+    const signup = await request(service.app).post(`${AUTH}/signup`).send({ email: ownerEmail, password: PASSWORD, tenant_name: 'Analytical Engines' }).expect(201);
+    const owner = { token: signup.body.token as string };
+    const accountOf = await request(service.app).get(`${AUTH}/me`).set(bearer(owner)).expect(200);
+    const ownerAccount = { email: ownerEmail, token: owner.token, tenantId: signup.body.tenant_id as string, userId: accountOf.body.user_id as string, role: 'owner' };
+    for (const [name, role] of [['grace', 'admin'], ['linus', 'viewer']] as const) {
+      const joining = await createInvite(service.app, ownerAccount, { email: `${name}.${suffix}@example.com`, role });
+      await request(service.app).post(`${AUTH}/signup`).send({ email: joining.email, password: PASSWORD, invite_token: joining.token }).expect(201);
+    }
+    await createInvite(service.app, ownerAccount, { email: `barbara.${suffix}@example.com`, role: 'member' });
+    await request(service.app).post(`${AUTH}/api-keys`).set(bearer(owner)).send({ name: 'nightly-export', expires_in_days: 90 }).expect(201);
+    const invite = await createInvite(service.app, ownerAccount, { email: `margaret.${suffix}@example.com`, role: 'viewer' });
+
+    const { page, context, problems } = await openConsole(browser, service.origin, `/console/join?token=${invite.token}`);
+    await page.getByRole('heading', { level: 1, name: 'Join' }).waitFor();
+    await check(page, 'join');
+    await page.getByRole('link', { name: 'Sign up' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Sign up' }).waitFor();
+    await check(page, 'signup');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' }).click();
+    await page.getByLabel('E-mail').fill(ownerEmail);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('alert').waitFor();
+    await check(page, 'login');
+
+    await logIn(page, ownerEmail, PASSWORD);
+    await page.getByRole('table').waitFor();
+    await check(page, 'members');
+
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Invitations' }).click();
+    await page.getByRole('textbox', { name: 'E-mail' }).fill(`alan.${suffix}@example.com`);
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await page.getByRole('region', { name: /^Invitation for/ }).waitFor();
+    await page.getByRole('table').waitFor();
+    await check(page, 'invitations');
+
+    await nav.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill('ci-deploy');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('region', { name: 'New key ci-deploy' }).waitFor();
+    await page.getByRole('row', { name: /ci-deploy/ }).waitFor();
+    await check(page, 'api-keys');
+
+    await nav.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('table').waitFor();
+    await check(page, 'audit-log');
+
+    await nav.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Who you are' }).waitFor();
+    await check(page, 'account');
+
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+});

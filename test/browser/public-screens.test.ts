@@ -1,0 +1,183 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import request from 'supertest';
+import { AUTH, bearer, createInvite, PASSWORD, signupOwner } from '../support/http-fixtures';
+import type { ChildProcess } from 'node:child_process';
+import {
+  type ConsolePage, type ConsoleService, STARTUP_TIMEOUT_MS, describeIfBrowser, freePort, launchChromium, openConsole, startDevServer, startService, startServiceInMemory,
+} from '../support/browser';
+
+const email = (name: string) => `${name}.${randomBytes(3).toString('hex')}@example.com`;
+
+describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
+  let browser: Browser;
+  let service: ConsoleService;
+  let opened: ConsolePage[] = [];
+
+  beforeAll(async () => {
+    [browser, service] = await Promise.all([launchChromium(), startService()]);
+
+  }, STARTUP_TIMEOUT_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+  afterEach(async () => {
+    for (const { context, problems } of opened) {
+      await context.close();
+      expect(problems).toEqual([]);
+    }
+    opened = [];
+  });
+  const open = async (address?: string) => {
+    const consolePage = await openConsole(browser, service.origin, address);
+    opened.push(consolePage);
+    return consolePage.page;
+  };
+
+  it('signs up a new organisation and lands its owner on Members', async () => {
+    const page = await open('/console/');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign up' }).click();
+    await page.getByLabel('Organisation name').fill('Analytical Engines');
+    const owner = email('ada');
+    await page.getByLabel('E-mail').fill(owner);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+    await expect(page.getByRole('row', { name: new RegExp(`${owner} \\(you\\) owner`) }).count()).resolves.toBe(1);
+    expect(page.url()).toBe(`${service.origin}/console/members`);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const link of ['Members', 'Invitations', 'API keys', 'Audit log', 'Account']) {
+      await expect(nav.getByRole('link', { name: link }).isVisible()).resolves.toBe(true);
+    }
+  });
+
+  it('shows the API\'s refusal when the e-mail is already registered', async () => {
+    const existing = await signupOwner(service.app);
+    const page = await open('/console/signup');
+    await page.getByLabel('Organisation name').fill('Second Try');
+    await page.getByLabel('E-mail').fill(existing.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Email already registered');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Sign up');
+  });
+
+  it('logs in, and refuses a wrong password in the API\'s words', async () => {
+    const owner = await signupOwner(service.app);
+    const page = await open('/console/login');
+    await page.getByLabel('E-mail').fill(owner.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Invalid credentials');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+    await expect(page.getByText(`${owner.email} · owner`).isVisible()).resolves.toBe(true);
+  });
+
+  it('joins from an invitation link with its token filled in, as a member who sees only Account', async () => {
+    const owner = await signupOwner(service.app);
+    const invite = await createInvite(service.app, owner, { role: 'member' });
+    const page = await open(`/console/join?token=${invite.token}`);
+    await expect(page.getByLabel('Invitation token').inputValue()).resolves.toBe(invite.token);
+    await page.getByLabel('E-mail').fill(invite.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Join' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Account' }).waitFor();
+    await expect(page.getByRole('definition').allTextContents()).resolves.toEqual([invite.email, 'member', owner.tenantId, expect.any(String)]);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['Account']);
+  });
+
+  it('refuses an invitation that was already used, in the API\'s words', async () => {
+    const owner = await signupOwner(service.app);
+    const invite = await createInvite(service.app, owner);
+    await request(service.app).post(`${AUTH}/signup`).send({ email: invite.email, password: PASSWORD, invite_token: invite.token }).expect(201);
+    const page = await open(`/console/join?token=${invite.token}`);
+    await page.getByLabel('E-mail').fill(email('late'));
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Join' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Invite already accepted');
+  });
+
+  it('returns to Log in with a note when the session\'s token stops working', async () => {
+    const owner = await signupOwner(service.app);
+    const page = await open('/console/login');
+    await page.getByLabel('E-mail').fill(owner.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+    // Elsewhere, the owner changes the password: every token issued before it, the page's included, ends.
+    const fresh = await request(service.app).post(`${AUTH}/login`).send({ email: owner.email, password: PASSWORD }).expect(200);
+    await request(service.app).post(`${AUTH}/password`).set(bearer({ token: fresh.body.token as string }))
+      .send({ current_password: PASSWORD, new_password: 'a brand new passphrase' }).expect(200);
+    await page.getByRole('link', { name: 'Invitations' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
+    await expect(page.getByRole('status').first().textContent()).resolves.toBe('Your session has ended (Invalid or expired token). Log in again.');
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).resolves.toEqual(['Log in', 'Sign up', 'Join']);
+  });
+});
+
+describeIfBrowser('console: rate limits (Chromium)', () => {
+  let browser: Browser;
+  let service: ConsoleService;
+
+  beforeAll(async () => {
+    [browser, service] = await Promise.all([launchChromium(), startServiceInMemory({ rateLimits: { global: 1_000, login: 2, signup: 3 } })]);
+
+  }, STARTUP_TIMEOUT_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  it('says when to try again after a 429, from Retry-After', async () => {
+    const { page, context, problems } = await openConsole(browser, service.origin, '/console/login');
+    await page.getByLabel('E-mail').fill('nobody@example.com');
+    await page.getByLabel('Password').fill('not the password');
+    for (const expected of ['Invalid credentials', 'Invalid credentials']) {
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await expect(page.getByRole('alert').textContent()).resolves.toBe(expected);
+    }
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.filter({ hasText: 'Too many requests' }).waitFor();
+    expect(await alert.textContent()).toMatch(/^Too many requests, retry after (\d+) seconds\. Try again in \1 seconds \(at \d{2}:\d{2}:\d{2}\)\.$/);
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+});
+
+describeIfBrowser('console: the development server, calling the API across origins (Chromium)', () => {
+  let browser: Browser;
+  let api: ConsoleService;
+  let vite: ChildProcess | undefined;
+  let devOrigin: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    devOrigin = `http://127.0.0.1:${port}`;
+    // The API allows the development server's origin, as it allows http://localhost:5173 by default.
+    [browser, api] = await Promise.all([launchChromium(), startServiceInMemory({ corsOrigin: devOrigin })]);
+    vite = await startDevServer(port, api.origin);
+
+  }, STARTUP_TIMEOUT_MS);
+  afterAll(async () => {
+    vite?.kill('SIGTERM');
+    await browser?.close();
+    await api?.close();
+  });
+
+  it('signs up from the development server\'s page through CORS', async () => {
+    const { page, context, problems } = await openConsole(browser, devOrigin, '/console/signup');
+    await page.getByLabel('Organisation name').fill('Hot Reload');
+    const owner = email('dev');
+    await page.getByLabel('E-mail').fill(owner);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('cell', { name: `${owner} (you)` }).waitFor();
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,196 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { CONSOLE_DIST } from '../../src/adapters/http/console/console-files';
+import type { HttpConfig } from '../../src/adapters/http/app';
+import { databaseApp, type DatabaseApp } from './database-app';
+import { buildTestApp } from './http-app';
+
+/**
+ * The console's end-to-end tests: Debian's Chromium (never a downloaded browser) driven by
+ * playwright-core, against the real service (its wiring, HTTP app and database: PGlite, or Postgres
+ * when DATABASE_URL is set) listening on a loopback port, serving the built console.
+ */
+export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+
+/**
+ * Runs `body` when Chromium is installed; without it the suite is skipped, saying so, unless
+ * REQUIRE_BROWSER=1 (CI), where a missing browser fails the run. A console that was not built is
+ * always a failure: `make test` builds it first.
+ */
+export function describeIfBrowser(name: string, body: () => void): void {
+  const builtConsole = existsSync(path.join(CONSOLE_DIST, 'index.html'));
+  if (!existsSync(CHROMIUM_PATH)) {
+    const reason = `no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`;
+    if (process.env['REQUIRE_BROWSER'] === '1') {
+      describe(name, () => test('Chromium is installed (REQUIRE_BROWSER=1)', () => {
+        throw new Error(reason);
+      }));
+    } else {
+      console.warn(`${name}: skipped, ${reason}`);
+      describe.skip(`${name} (skipped: ${reason})`, () => test.todo('install Chromium to run'));
+    }
+    return;
+  }
+  if (!builtConsole) {
+    describe(name, () => test('the console is built', () => {
+      throw new Error(`${CONSOLE_DIST} has no index.html: run \`npm run console:build\` (make test does)`);
+    }));
+    return;
+  }
+  // A test drives a browser through several screens; on a busy machine that takes more than 30 s.
+  jest.setTimeout(120_000);
+  describe(name, body);
+}
+
+/** Opening a database and a browser on a busy machine can take far longer than one test's 30 s. */
+export const STARTUP_TIMEOUT_MS = 180_000;
+
+export interface ConsoleService {
+  /** http://127.0.0.1:<port> */
+  readonly origin: string;
+  /** The service's request listener, for setting up state through the API (supertest). */
+  readonly app: RequestListener;
+  close(): Promise<void>;
+}
+
+async function listen(app: RequestListener, closeApp: () => Promise<void>): Promise<ConsoleService> {
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    app,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeApp();
+    },
+  };
+}
+
+/** The service on a loopback port of its own, over PGlite, or Postgres when DATABASE_URL is set. */
+export async function startService(): Promise<ConsoleService> {
+  const url = process.env['DATABASE_URL'];
+  const service: DatabaseApp = await databaseApp(url ? { postgres: url } : 'pglite');
+  return listen(service.app, () => service.close());
+}
+
+/**
+ * The same service over its memory storage: for what does not depend on the database (a rate
+ * limit's refusal), without opening one more.
+ */
+export async function startServiceInMemory(overrides: Partial<HttpConfig>): Promise<ConsoleService> {
+  const { app } = await buildTestApp(overrides);
+  return listen(app, async () => undefined);
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * `npm run console:dev`'s server (Vite, hot reload) on a loopback port, its calls sent to `apiOrigin`
+ * (VITE_API_BASE) as they go to http://localhost:3000 by default. Resolves once it serves the page.
+ */
+export async function startDevServer(port: number, apiOrigin: string): Promise<ChildProcess> {
+  const consoleDir = path.resolve(CONSOLE_DIST, '..');
+  const child = spawn(process.execPath, [path.join(consoleDir, 'node_modules', 'vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+    cwd: consoleDir,
+    env: { ...process.env, VITE_API_BASE: apiOrigin },
+    stdio: 'ignore',
+  });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the development server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/console/`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the development server did not start within 60 s');
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+export interface ConsolePage {
+  readonly page: Page;
+  readonly context: BrowserContext;
+  /** Script errors and Content-Security-Policy violations the page reported; a test expects none. */
+  readonly problems: string[];
+}
+
+/** A fresh browser context (no memory of other tests) with clipboard access, at a console address. */
+export async function openConsole(browser: Browser, origin: string, address = '/console/'): Promise<ConsolePage> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 700 }, locale: 'en-GB', timezoneId: 'UTC' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/the server responded with a status of/.test(message.text())) problems.push(`console error: ${message.text()}`);
+  });
+  await page.goto(`${origin}${address}`);
+  return { page, context, problems };
+}
+
+/** Logs in through the Log in screen and waits for the screen it leads to. */
+export async function logIn(page: Page, email: string, password: string, landsOn = 'Members'): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' }).click();
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { level: 1, name: landsOn }).waitFor();
+}
+
+/** Presses Tab until `target` has the focus; fails if it never gets it, as a keyboard user would. */
+export async function tabTo(page: Page, target: Locator, maxPresses = 40): Promise<void> {
+  for (let presses = 0; presses < maxPresses; presses += 1) {
+    // `element.ownerDocument.activeElement`: the same element's document, without the DOM's global names.
+    if (await target.evaluate((element) => element === (element as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${String(target)} in ${maxPresses} presses`);
+}
+
+let axeSource: string | undefined;
+
+/** axe-core's serious and critical violations on the page as it is now, one line each. */
+export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  // Run in the page (a string, as it is not this program's code): the violations, reduced to plain data.
+  const violations = await page.evaluate<Array<{ id: string; impact: string | null; help: string; targets: string[] }>>(`
+    axe.run(document, { resultTypes: ['violations'] }).then((results) => results.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)),
+    })))`);
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} at ${violation.targets.join(', ')}`);
+}
+
+/**
+ * Where screenshots go: docs/console when CONSOLE_SCREENSHOTS=1 (`npm run console:screenshots`,
+ * which refreshes the pictures in docs/console.md), else a folder that is thrown away.
+ */
+export function screenshotDirectory(): string {
+  const directory = process.env['CONSOLE_SCREENSHOTS'] === '1'
+    ? path.resolve(__dirname, '../../docs/console')
+    : path.join(tmpdir(), 'portcullis-console-screenshots');
+  mkdirSync(directory, { recursive: true });
+  return directory;
+}
