@@ -30,8 +30,8 @@ export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 # query builder's nodes) survive a scavenge while the query is in flight, and starts allocating
 # them straight into the old generation, where they die; the old generation then grows to about
 # four times what is live before it is collected. Off, and with the old generation let grow by 50%
-# rather than up to 300% between collections: peak RSS under GET /invites 196 -> 127 MB, and 8%
-# less CPU per request. PORTCULLIS_V8_GC_FLAGS replaces the pair (empty: V8's own behaviour).
+# rather than up to 300% between collections: a lower peak RSS and less CPU per request under GET
+# /invites (docs/benchmarks.md). PORTCULLIS_V8_GC_FLAGS replaces the pair (empty: V8's own behaviour).
 gc_flags=${PORTCULLIS_V8_GC_FLAGS---no-allocation-site-pretenuring --heap-growing-percent=50}
 node_bin=${NODE:-node}
 # shellcheck disable=SC2086 # the flags are words

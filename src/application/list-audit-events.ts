@@ -1,4 +1,4 @@
-import type { AuditAction, AuditEvent, ModuleAuditAction } from '../domain/audit-event';
+import { AUDIT_ACTIONS, type AuditAction, type AuditEvent, type ModuleAuditAction } from '../domain/audit-event';
 import { InvalidAuditCursor } from '../domain/errors';
 import type { Principal } from '../domain/principal';
 import { assertRoleAtLeast } from '../domain/role';
@@ -24,11 +24,18 @@ export const MAX_AUDIT_PAGE = 100;
 
 export interface ListAuditEventsDeps {
   readonly auditEvents: AuditEventRepository;
+  /** The installed product modules' actions, listed after identity's. */
+  readonly moduleActions?: readonly ModuleAuditAction[];
 }
 
 /** The caller's tenant's trail, newest first, a page at a time. */
 export class ListAuditEvents {
-  constructor(private readonly deps: ListAuditEventsDeps) {}
+  /** Every action the trail may hold here: identity's, then the installed modules' (a filter names one of them). */
+  readonly actions: readonly string[];
+
+  constructor(private readonly deps: ListAuditEventsDeps) {
+    this.actions = [...AUDIT_ACTIONS, ...(deps.moduleActions ?? [])];
+  }
 
   async execute(caller: Principal, input: ListAuditEventsInput): Promise<AuditPage> {
     assertRoleAtLeast(caller.role, 'admin');

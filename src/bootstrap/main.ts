@@ -101,7 +101,7 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
     loginThrottle,
     credentials: feed.credentials,
     onBackgroundError: (error) => logger.error({ err: error }, 'api key usage'),
-  }, { inviteTtlSeconds: config.inviteTtlSeconds });
+  }, { inviteTtlSeconds: config.inviteTtlSeconds, moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []) });
 
   const composed = await composeModules(modules, { store: opened.moduleStore, clock, ids, trail: new AuditTrail({ ids, clock }) });
 

@@ -23,6 +23,7 @@ import { RevokeApiKey } from '../application/revoke-api-key';
 import { RevokeInvite } from '../application/revoke-invite';
 import { Signup } from '../application/signup';
 import type { UseCases } from '../application/use-cases';
+import type { ModuleAuditAction } from '../domain/audit-event';
 import { CachedCredentialStates } from '../adapters/cache/cached-credential-states';
 import { ThrottledApiKeyUsage } from '../adapters/cache/throttled-api-key-usage';
 import type { Storage } from '../adapters/persistence/storage';
@@ -49,6 +50,8 @@ export interface Services {
 
 export interface Policy {
   readonly inviteTtlSeconds: number;
+  /** The product modules' audit actions (PortcullisModule.auditActions), so the trail's filter knows them. */
+  readonly moduleAuditActions?: readonly ModuleAuditAction[];
 }
 
 /**
@@ -81,7 +84,7 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     changePassword: new ChangePassword({
       repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, credentials, trail,
     }),
-    listAuditEvents: new ListAuditEvents({ auditEvents }),
+    listAuditEvents: new ListAuditEvents({ auditEvents, moduleActions: policy.moduleAuditActions }),
     recordRefusal: new RecordRefusal({ auditEvents, trail }),
   };
 }

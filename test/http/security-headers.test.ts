@@ -1,4 +1,9 @@
+import express from 'express';
+import helmet from 'helmet';
 import request from 'supertest';
+import { API_SECURITY_HEADERS } from '../../src/adapters/http/security-headers';
+import { API_HELMET_OPTIONS } from '../support/helmet-options';
+import { skipOpenApiValidation } from '../support/openapi-supertest-hook';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, signupOwner } from '../support/http-fixtures';
 
@@ -40,5 +45,21 @@ describe('security headers for a JSON API', () => {
     expect(res.status).toBe(201);
     expect(res.body.token).toEqual(expect.any(String));
     expect(res.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('the constants are what helmet itself writes', () => {
+  it('helmet, run on a real response with the API options, sets exactly these headers and values', async () => {
+    const app = express();
+    app.disable('x-powered-by');
+    app.use(helmet(API_HELMET_OPTIONS));
+    app.get('/', (_req, res) => {
+      res.set('Cache-Control', 'no-store').status(204).end();
+    });
+    skipOpenApiValidation(app);
+    const res = await request(app).get('/');
+    const fromHelmet = Object.fromEntries(API_SECURITY_HEADERS.map(([name]) => [name.toLowerCase(), res.headers[name.toLowerCase()]]));
+    expect(fromHelmet).toEqual(Object.fromEntries(API_SECURITY_HEADERS.map(([name, value]) => [name.toLowerCase(), value])));
+    for (const name of PAGE_HEADERS) expect(res.headers[name]).toBeUndefined();
   });
 });

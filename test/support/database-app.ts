@@ -51,7 +51,9 @@ export async function databaseApp(database: 'pglite' | { postgres: string }, opt
   const storage = createKyselyStorage(opened.db, opened.close);
   const listenTo = database !== 'pglite' && options.changeFeed !== false ? database.postgres : undefined;
   const feed = await openCredentialFeed(listenTo, storage, () => undefined, { retryMs: 100, heartbeatMs: 1_000 });
-  const { useCases, services: { clock, ids } } = await buildTestUseCases({ storage, credentials: feed.credentials });
+  const { useCases, services: { clock, ids } } = await buildTestUseCases({
+    storage, credentials: feed.credentials, moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []),
+  });
   const composed = await composeModules(modules, { store: kyselyModuleStore(opened.db), clock, ids, trail: new AuditTrail({ ids, clock }) });
   const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: GENEROUS_LIMITS }, {
     onError: () => undefined,

@@ -16,7 +16,7 @@ export async function buildModuleTestApp(
   options: TestUseCasesOptions = {},
   appOptions: AppOptions = {},
 ): Promise<TestApp> {
-  const built = await buildTestUseCases(options);
+  const built = await buildTestUseCases({ moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []), ...options });
   const { clock, ids } = built.services;
   const composed = await composeModules(modules, {
     store: memoryModuleStore(built.storage.unitOfWork), clock, ids, trail: new AuditTrail({ ids, clock }),

@@ -4,6 +4,7 @@ import type { CredentialStates } from '../../src/application/ports/credential-st
 import type { PasswordHasher } from '../../src/application/ports/password-hasher';
 import type { LoginFailurePolicy, LoginThrottle } from '../../src/application/ports/login-throttle';
 import type { UseCases } from '../../src/application/use-cases';
+import type { ModuleAuditAction } from '../../src/domain/audit-event';
 import { JwtTokenService } from '../../src/adapters/crypto/jwt-token-service';
 import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../../src/adapters/crypto/random-uuid-generator';
@@ -25,6 +26,8 @@ export interface TestUseCasesOptions {
   /** Real scrypt at FAST_SCRYPT unless given (e.g. one at older parameters). */
   readonly hasher?: PasswordHasher;
   readonly inviteTtlSeconds?: number;
+  /** The installed modules' audit actions, as main passes them. */
+  readonly moduleAuditActions?: readonly ModuleAuditAction[];
   /** Where failed logins are counted; by default in memory, on `clock`, with `loginFailures`. */
   readonly loginThrottle?: LoginThrottle;
   /** The in-memory throttle's limit and window; the configuration's defaults (10 in 15 min) otherwise. */
@@ -55,7 +58,7 @@ export async function buildTestUseCases(options: TestUseCasesOptions = {}): Prom
     credentials: options.credentials,
     keyUsage: options.keyUsage,
   };
-  const useCases = await buildUseCases(storage, services, { inviteTtlSeconds: options.inviteTtlSeconds ?? 604_800 });
+  const useCases = await buildUseCases(storage, services, { inviteTtlSeconds: options.inviteTtlSeconds ?? 604_800, moduleAuditActions: options.moduleAuditActions });
   return { useCases, storage, services };
 }
 

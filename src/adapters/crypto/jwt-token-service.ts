@@ -29,7 +29,8 @@ function secretKey(secret: string): KeyObject {
 
 /**
  * HS256 bearer tokens. Secrets are held as KeyObjects: given a plain string, jsonwebtoken first
- * tries to parse it as a PEM public key on every call, which costs about fifty times the HMAC itself.
+ * tries to parse it as a PEM public key on every call, which costs far more than the HMAC itself
+ * (docs/benchmarks.md, "Figures behind choices in the code").
  * A previous secret, while one is being rotated out, verifies tokens but never signs them.
  *
  * A client sends the same token on every request for a day, so each token's signature is checked

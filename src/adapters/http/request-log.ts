@@ -11,7 +11,7 @@ import { routePatternOf } from './request-route';
  * holds no header, body or URL at info level; these guard the debug level (which adds the request
  * headers) and any object logged elsewhere that carries a credential, at the top level or under
  * `body`. Exact paths, no wildcards: pino checks them on every line, and a `*.password` path walks
- * every key of every line, which measured as much again as the whole rest of the line.
+ * every key of every line, which costs about as much as the rest of the line (docs/benchmarks.md).
  */
 export const REDACT_PATHS: readonly string[] = [
   'headers.authorization',

@@ -1,4 +1,3 @@
-import helmet from 'helmet';
 import type { NodeHandler } from './node-handler';
 
 type Header = readonly [name: string, value: string];
@@ -18,44 +17,22 @@ type Header = readonly [name: string, value: string];
  * - Cache-Control no-store: answers carry tokens, keys and identities; no shared or browser cache
  *   may keep them.
  *
- * helmet computes the values (its CSP and HSTS syntax); they are captured once at start, and each
- * response gets the same fixed list without running helmet's dozen small middlewares again.
+ * Plain constants, set in one loop: the values are exactly what helmet writes for these options
+ * (test/http/security-headers.test.ts runs helmet itself with them and compares), without running
+ * helmet's chain of small middlewares on every request (docs/benchmarks.md, "Security headers").
  */
-function apiHeadersFromHelmet(): Header[] {
-  const captured: Header[] = [];
-  const recorder = {
-    setHeader: (name: string, value: string | number | readonly string[]) => captured.push([name, String(value)]),
-    removeHeader: () => undefined,
-  };
-  const middleware = helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    crossOriginResourcePolicy: { policy: 'same-origin' },
-    xFrameOptions: { action: 'deny' },
-    strictTransportSecurity: true,
-    xContentTypeOptions: true,
-    // Headers for HTML pages and the browsers that render them: a JSON answer has no document, no
-    // links, no window to open or download to run (docs/security.md, "Security headers").
-    crossOriginOpenerPolicy: false,
-    crossOriginEmbedderPolicy: false,
-    originAgentCluster: false,
-    referrerPolicy: false,
-    xDnsPrefetchControl: false,
-    xDownloadOptions: false,
-    xPermittedCrossDomainPolicies: false,
-    xXssProtection: false,
-    xPoweredBy: false, // off in app.ts already
-  });
-  middleware({} as never, recorder as never, () => undefined);
-  const expected = ['Content-Security-Policy', 'Cross-Origin-Resource-Policy', 'Strict-Transport-Security', 'X-Content-Type-Options', 'X-Frame-Options'];
-  const names = captured.map(([name]) => name).sort();
-  if (names.join() !== expected.join()) throw new Error(`helmet set ${names.join(', ')}; expected ${expected.join(', ')}`);
-  return [...captured, ['Cache-Control', 'no-store']];
-}
+export const API_SECURITY_HEADERS: readonly Header[] = [
+  ['Content-Security-Policy', "default-src 'none';frame-ancestors 'none'"],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+  ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Cache-Control', 'no-store'],
+];
 
 export function securityHeaders(): NodeHandler {
-  const headers = apiHeadersFromHelmet();
   return (_req, res, next) => {
-    for (const [name, value] of headers) res.setHeader(name, value);
+    for (const [name, value] of API_SECURITY_HEADERS) res.setHeader(name, value);
     next();
   };
 }

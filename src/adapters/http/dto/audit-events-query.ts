@@ -2,7 +2,25 @@ import { Type } from 'class-transformer';
 import { IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import { MAX_AUDIT_PAGE } from '../../../application/list-audit-events';
 import { AUDIT_ACTION_PATTERN, type AuditAction, type ModuleAuditAction } from '../../../domain/audit-event';
+import type { RequestHandler } from 'express';
+import { HttpError } from '../http-error';
+import { queryOf } from '../validate-query';
 import { OptionalField } from './optional-field';
+
+/**
+ * An action filter must name an action the trail knows here: identity's and the installed modules'
+ * (ListAuditEvents.actions). The DTO checks its form; this, once validated, its membership, with
+ * class-validator's own wording so both read alike.
+ */
+export function knownAuditAction(actions: readonly string[]): RequestHandler {
+  const known = new Set(actions);
+  const message = `action must be one of the following values: ${actions.join(', ')}`;
+  return (_req, res, next) => {
+    const { action } = queryOf<AuditEventsQuery>(res);
+    if (action !== undefined && !known.has(action)) throw new HttpError(400, message, [{ field: 'action', message }]);
+    next();
+  };
+}
 
 /** GET /audit-events?limit=&cursor=&action=&actor= : each at most once, nothing else. */
 export class AuditEventsQuery {
@@ -19,8 +37,7 @@ export class AuditEventsQuery {
   @Matches(/^[A-Za-z0-9_-]+$/, { message: 'cursor must be a cursor returned by this endpoint' })
   cursor?: string;
 
-  // By form, not from a list: the actions of the product modules installed are part of the trail
-  // too, and an action nothing has recorded simply lists no events.
+  // By form here; knownAuditAction then checks it against the actions installed here.
   @OptionalField()
   @IsString()
   @MaxLength(100)

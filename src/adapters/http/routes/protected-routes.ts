@@ -13,7 +13,7 @@ import { sendJson } from '../send-json';
 import type { RouteDefinition } from '../route-group';
 import { validateBody } from '../validate-body';
 import { queryOf, validateQuery } from '../validate-query';
-import { AuditEventsQuery } from '../dto/audit-events-query';
+import { AuditEventsQuery, knownAuditAction } from '../dto/audit-events-query';
 import { DEFAULT_AUDIT_PAGE } from '../../../application/list-audit-events';
 import type { AuditEvent } from '../../../domain/audit-event';
 
@@ -166,7 +166,7 @@ export function protectedRoutes(useCases: UseCases): RouteDefinition[] {
     {
       method: 'get',
       path: '/audit-events',
-      handlers: [adminOnly, validateQuery(AuditEventsQuery), async (_req, res) => {
+      handlers: [adminOnly, validateQuery(AuditEventsQuery), knownAuditAction(useCases.listAuditEvents.actions), async (_req, res) => {
         const query = queryOf<AuditEventsQuery>(res);
         const page = await useCases.listAuditEvents.execute(principalOf(res), {
           limit: query.limit ?? DEFAULT_AUDIT_PAGE,

@@ -53,10 +53,11 @@ const QUERY_TIMEOUT_MARGIN_MS = 1000;
 const PGLITE_MEMORY = 'memory://';
 
 /**
- * The embedded server's buffer cache, inside PGlite's WebAssembly memory, which only grows. At
- * Postgres's default of 128 MB it took that memory from its initial 128 MiB to 184 under the
- * benchmark; at 16 MB it stays at 128. The data files themselves are already in this process (in
- * memory, or in the page cache of a folder on disk), so a larger cache mostly holds them twice.
+ * The embedded server's buffer cache, inside PGlite's WebAssembly memory, which only grows: at
+ * Postgres's default size it grew that memory under load, at this one it does not
+ * (docs/benchmarks.md, "Figures behind choices in the code"). The data files themselves are already
+ * in this process (in memory, or in the page cache of a folder on disk), so a larger cache mostly
+ * holds them twice.
  */
 const PGLITE_SETTINGS = ['-c', 'shared_buffers=16MB'];
 

@@ -26,8 +26,8 @@ function digitsAt(text: string, at: number, count: number): number {
 /**
  * A timestamptz as Postgres writes it in text with the ISO DateStyle, the default:
  * `2026-11-21 09:48:58.393123+00`, the fraction optional (up to 6 digits), the offset `±HH`,
- * `±HH:MM` or `±HH:MM:SS`. Read digit by digit, about four times faster than pg's own parser
- * (postgres-date, regular expressions), which matters where a list answers with dozens of them
+ * `±HH:MM` or `±HH:MM:SS`. Read digit by digit, faster than pg's own parser (postgres-date,
+ * regular expressions; docs/benchmarks.md, "Figures behind choices in the code"), which matters where a list answers with dozens of them
  * (GET /invites: 40). Anything else (years before 100, BC, infinity, another DateStyle) goes to
  * pg's parser, so the result is always what pg would give: test/unit/postgres-timestamps.test.ts
  * compares the two.
