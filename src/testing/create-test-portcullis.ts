@@ -82,7 +82,10 @@ export async function assembleTestPortcullis(storage: Storage, moduleStore: Modu
     secrets: new NodeSecrets(),
     clock,
     loginThrottle: new MemoryLoginThrottle(defaults.loginFailures, clock),
-  }, { inviteTtlSeconds: options.inviteTtlSeconds ?? defaults.inviteTtlSeconds });
+  }, {
+    inviteTtlSeconds: options.inviteTtlSeconds ?? defaults.inviteTtlSeconds,
+    moduleAuditActions: (options.modules ?? []).flatMap((module) => module.auditActions ?? []),
+  });
   const composed = await composeModules(options.modules ?? [], { store: moduleStore, clock, ids, trail: new AuditTrail({ ids, clock }) });
   const unexpectedErrors: unknown[] = [];
   const app = createApp(useCases, { corsOrigin: TEST_ORIGIN, rateLimits: UNLIMITED }, {
