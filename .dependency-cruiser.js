@@ -2,7 +2,8 @@
  * The layering rule, enforced on every `make test`:
  *   domain       imports nothing outside itself;
  *   application  imports only domain (its ports are the only way out);
- *   adapters     never reach into bootstrap (the composition root depends on them, not the reverse).
+ *   adapters     never reach into bootstrap (the composition root depends on them, not the reverse);
+ *   src/testing  (the test kit, portcullis/testing) is imported by nothing else in src.
  * And for product modules (examples/<name>/, docs/modules.md):
  *   a module imports only the platform's kits (src/<layer>/.../modules/*-kit.ts), never identity's
  *   internals, and never another module; within itself it keeps the same layers (its domain imports
@@ -35,6 +36,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/adapters/' },
       to: { path: '^src/bootstrap/' },
+    },
+    {
+      name: 'the-service-never-imports-the-test-kit',
+      comment: 'src/testing (portcullis/testing) builds a Portcullis for tests, with an insecure password hash: nothing the service runs may reach it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/testing/' },
+      to: { path: '^src/testing/' },
     },
     {
       name: 'modules-use-only-the-platform-kits',

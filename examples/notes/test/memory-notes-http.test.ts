@@ -1,8 +1,5 @@
-import { buildModuleTestApp } from '../../../test/support/module-app';
+import { createTestPortcullis } from '../../../src/testing';
 import { notesModule } from '../notes-module';
 import { describeNotesHttpCases } from './notes-http-cases';
 
-describeNotesHttpCases('memory', async () => {
-  const { app } = await buildModuleTestApp([notesModule]);
-  return { app, close: async () => undefined };
-});
+describeNotesHttpCases('memory', () => createTestPortcullis({ modules: [notesModule] }));

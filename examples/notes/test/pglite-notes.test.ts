@@ -1,7 +1,7 @@
 import { openServingPglite } from '../../../src/adapters/persistence/kysely/serving-database';
 import { moduleMigrationsOf } from '../../../src/bootstrap/modules/compose-modules';
-import { databaseApp } from '../../../test/support/database-app';
 import { assertPgliteCanLoadInJest } from '../../../test/support/pglite';
+import { sqlTestPortcullis } from '../../../test/support/sql-test-portcullis';
 import { notesModule } from '../notes-module';
 import { describeNotesHttpCases } from './notes-http-cases';
 import { describeNotesOnSql } from './notes-wall-cases';
@@ -10,4 +10,4 @@ import { describeNotesOnSql } from './notes-wall-cases';
 assertPgliteCanLoadInJest();
 
 describeNotesOnSql('pglite', () => openServingPglite('memory://', moduleMigrationsOf([notesModule])));
-describeNotesHttpCases('pglite', () => databaseApp('pglite', { modules: [notesModule] }));
+describeNotesHttpCases('pglite', () => sqlTestPortcullis('pglite', [notesModule]));

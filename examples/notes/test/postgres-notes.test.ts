@@ -1,12 +1,12 @@
 import { openServingPostgres } from '../../../src/adapters/persistence/kysely/serving-database';
 import { moduleMigrationsOf } from '../../../src/bootstrap/modules/compose-modules';
-import { databaseApp } from '../../../test/support/database-app';
 import { describeIfPostgres } from '../../../test/support/postgres';
+import { sqlTestPortcullis } from '../../../test/support/sql-test-portcullis';
 import { notesModule } from '../notes-module';
 import { describeNotesHttpCases } from './notes-http-cases';
 import { describeNotesOnSql } from './notes-wall-cases';
 
 describeIfPostgres('notes on Postgres', (url) => {
   describeNotesOnSql('postgres', () => openServingPostgres(url, { max: 4, modules: moduleMigrationsOf([notesModule]) }));
-  describeNotesHttpCases('postgres', () => databaseApp({ postgres: url }, { modules: [notesModule] }));
+  describeNotesHttpCases('postgres', () => sqlTestPortcullis({ postgres: url }, [notesModule]));
 });

@@ -1,0 +1,239 @@
+import { randomBytes } from 'node:crypto';
+import type { Principal } from '../domain/principal';
+import type { InvitableRole, Role } from '../domain/role';
+import type { UseCases } from '../application/use-cases';
+import type { Duration, TestClock } from './test-clock';
+
+/** Headers for a bearer token, ready for `request(app).get(...).set(headers)` (a type, not an interface, so it fits a headers record). */
+export type BearerHeaders = {
+  readonly authorization: string;
+};
+
+/** Headers for an API key. */
+export type ApiKeyHeaders = {
+  readonly 'x-api-key': string;
+};
+
+/** A user of a tenant, signed in: what a test needs to call the service as them. */
+export interface TestMember {
+  readonly tenantId: string;
+  readonly userId: string;
+  readonly email: string;
+  readonly password: string;
+  readonly role: Role;
+  /** A bearer token issued at login (or signup). */
+  readonly token: string;
+  readonly headers: BearerHeaders;
+}
+
+/** A tenant made by signup, with its owner. */
+export interface TestTenant {
+  readonly tenantId: string;
+  readonly name: string;
+  readonly owner: TestMember;
+}
+
+export interface TestApiKey {
+  readonly id: string;
+  /** The raw key, as the service showed it once. */
+  readonly apiKey: string;
+  readonly prefix: string;
+  readonly name: string | null;
+  readonly expiresAt: Date | null;
+  /** Whose key it is: a request with it acts as this member, with their current role. */
+  readonly owner: TestMember;
+  readonly headers: ApiKeyHeaders;
+}
+
+export interface TestInvite {
+  readonly tenantId: string;
+  readonly email: string;
+  readonly role: InvitableRole;
+  /** The raw token, as the inviter receives it: what POST /signup takes as `invite_token`. */
+  readonly inviteToken: string;
+  readonly expiresAt: Date;
+}
+
+export interface TenantOptions {
+  readonly name?: string;
+  readonly email?: string;
+  readonly password?: string;
+}
+
+export interface MemberOptions {
+  readonly email?: string;
+  readonly password?: string;
+}
+
+export interface InviteOptions {
+  readonly role?: InvitableRole;
+  readonly email?: string;
+  /** Who invites: an admin or the owner of the tenant; the owner when unset. */
+  readonly by?: TestMember;
+}
+
+export interface ApiKeyOptions {
+  readonly name?: string;
+  readonly expiresInDays?: number;
+}
+
+/** Mutable on the inside: when the kit renews a member's token, the object the test holds follows. */
+type MemberRecord = { -readonly [K in keyof TestMember]: TestMember[K] };
+
+export const TEST_PASSWORD = 'correct horse battery staple';
+
+let emails = 0;
+const run = randomBytes(3).toString('hex');
+
+/** A fresh address per call: e-mail addresses are unique across every tenant. */
+export function testEmail(label = 'user'): string {
+  emails += 1;
+  return `${label}-${run}-${emails}@example.test`;
+}
+
+function bearerHeaders(token: string): BearerHeaders {
+  return { authorization: `Bearer ${token}` };
+}
+
+/**
+ * Arranges a world through the service's own use-cases (signup, invite, login, keys, removal),
+ * never through hand-made rows or tokens: what a helper returns is a state the contract can reach,
+ * and the service answers it exactly as it would in production.
+ */
+export class TestWorld {
+  /** Each tenant's owner, who acts for the kit (invites, role changes, revocations, removals). */
+  private readonly owners = new Map<string, TestMember>();
+
+  constructor(private readonly useCases: UseCases, readonly clock: TestClock) {}
+
+  /** A new tenant with its owner (POST /signup without an invite). */
+  async tenant(options: TenantOptions = {}): Promise<TestTenant> {
+    const name = options.name ?? 'Acme';
+    const email = options.email ?? testEmail('owner');
+    const password = options.password ?? TEST_PASSWORD;
+    const signedUp = await this.useCases.signup.execute({ email, password, tenantName: name });
+    const owner = await this.memberFrom(email, password, signedUp.token);
+    this.owners.set(signedUp.tenantId, owner);
+    return { tenantId: signedUp.tenantId, name, owner };
+  }
+
+  /** An invite of the tenant (POST /invite), by its owner unless `by` is given; nobody has accepted it. */
+  async invite(tenant: TestTenant, options: InviteOptions = {}): Promise<TestInvite> {
+    const role = options.role ?? 'member';
+    const email = options.email ?? testEmail(role);
+    const inviter = options.by ?? tenant.owner;
+    const created = await this.useCases.inviteUser.execute(await this.principalOf(inviter), { email, role });
+    return { tenantId: tenant.tenantId, email, role, inviteToken: created.inviteToken, expiresAt: created.expiresAt };
+  }
+
+  /** Signs up through the invite (POST /signup with `invite_token`): the invitee becomes a member. */
+  async acceptInvite(invite: TestInvite, options: Pick<MemberOptions, 'password'> = {}): Promise<TestMember> {
+    const password = options.password ?? TEST_PASSWORD;
+    const signedUp = await this.useCases.signup.execute({ email: invite.email, password, inviteToken: invite.inviteToken });
+    return this.memberFrom(invite.email, password, signedUp.token);
+  }
+
+  /** A member of the tenant with the role given, invited by the owner and signed up. `owner` is the tenant's owner. */
+  async member(tenant: TestTenant, role: Role = 'member', options: MemberOptions = {}): Promise<TestMember> {
+    if (role === 'owner') return tenant.owner;
+    return this.acceptInvite(await this.invite(tenant, { role, email: options.email }), options);
+  }
+
+  /** One member of each role, the owner included. */
+  async team(tenant: TestTenant): Promise<Record<Role, TestMember>> {
+    return {
+      owner: tenant.owner,
+      admin: await this.member(tenant, 'admin'),
+      member: await this.member(tenant, 'member'),
+      viewer: await this.member(tenant, 'viewer'),
+    };
+  }
+
+  /** A fresh bearer token for the member (POST /login); the object given is updated too. */
+  async login(member: TestMember): Promise<TestMember> {
+    const { token } = await this.useCases.login.execute({ email: member.email, password: member.password });
+    const record = member as MemberRecord;
+    record.token = token;
+    record.headers = bearerHeaders(token);
+    return member;
+  }
+
+  /**
+   * An API key owned by the member (POST /api-keys). Only an admin or the owner may create a key,
+   * so for a member or a viewer the kit does what the contract allows: the owner makes them admin,
+   * they create the key, the owner gives their role back. Their role change renews their token,
+   * which the member object given is updated with.
+   */
+  async apiKey(member: TestMember, options: ApiKeyOptions = {}): Promise<TestApiKey> {
+    if (member.role === 'owner' || member.role === 'admin') return this.createKey(member, options);
+    const owner = await this.ownerOf(member);
+    const role = member.role;
+    await this.useCases.changeMemberRole.execute(owner, member.userId, 'admin');
+    try {
+      await this.login(member);
+      return await this.createKey(member, options);
+    } finally {
+      await this.useCases.changeMemberRole.execute(owner, member.userId, role);
+      await this.login(member);
+    }
+  }
+
+  /** Revokes the key (DELETE /api-keys/:id, by its owner's tenant owner): it is refused from now on. */
+  async revokeApiKey(key: TestApiKey): Promise<void> {
+    await this.useCases.revokeApiKey.execute(await this.ownerOf(key.owner), key.id);
+  }
+
+  /** A key of the member that has been revoked. */
+  async revokedApiKey(member: TestMember): Promise<TestApiKey> {
+    const key = await this.apiKey(member);
+    await this.revokeApiKey(key);
+    return key;
+  }
+
+  /** A key of the member made with a one-day life a day and a minute ago: expired a minute ago. */
+  async expiredApiKey(member: TestMember): Promise<TestApiKey> {
+    return this.clock.whileAgo({ days: 1, minutes: 1 }, () => this.apiKey(member, { expiresInDays: 1 }));
+  }
+
+  /** Removes the member (DELETE /members/:id, by the tenant's owner): their token and keys stop working. */
+  async removeMember(member: TestMember): Promise<void> {
+    await this.useCases.removeMember.execute(await this.ownerOf(member), member.userId);
+  }
+
+  /** A member of the role given who has been removed from the tenant; their (refused) token is in the answer. */
+  async removedMember(tenant: TestTenant, role: InvitableRole = 'member'): Promise<TestMember> {
+    const member = await this.member(tenant, role);
+    await this.removeMember(member);
+    return member;
+  }
+
+  /** Moves the kit's clock forward: invites and keys expire, throttling windows pass. */
+  advanceTime(duration: Duration): Date {
+    return this.clock.advance(duration);
+  }
+
+  private async createKey(member: TestMember, options: ApiKeyOptions): Promise<TestApiKey> {
+    const created = await this.useCases.createApiKey.execute(await this.principalOf(member), options);
+    return {
+      id: created.id, apiKey: created.apiKey, prefix: created.prefix, name: created.name, expiresAt: created.expiresAt,
+      owner: member, headers: { 'x-api-key': created.apiKey },
+    };
+  }
+
+  private async memberFrom(email: string, password: string, token: string): Promise<TestMember> {
+    const principal = await this.useCases.authenticate.execute({ authorization: `Bearer ${token}`, apiKey: undefined });
+    return { tenantId: principal.tenantId, userId: principal.userId, email, password, role: principal.role as Role, token, headers: bearerHeaders(token) };
+  }
+
+  /** Who the member is to the service: their token, authenticated as the protected group does. */
+  private principalOf(member: TestMember): Promise<Principal> {
+    return this.useCases.authenticate.execute({ authorization: member.headers.authorization, apiKey: undefined });
+  }
+
+  /** The member's tenant's owner, as a caller. */
+  private async ownerOf(member: TestMember): Promise<Principal> {
+    const caller = await this.principalOf(this.owners.get(member.tenantId) ?? member);
+    if (caller.role !== 'owner') throw new Error(`the test kit did not make tenant ${member.tenantId}: arrange it with tenant() first`);
+    return caller;
+  }
+}
