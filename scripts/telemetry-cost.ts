@@ -19,8 +19,8 @@ import autocannon from 'autocannon';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { type AppOptions, createApp } from '../src/adapters/http/app';
-import { HttpMetrics } from '../src/adapters/http/http-metrics';
-import { REDACT_PATHS } from '../src/adapters/http/request-log';
+import { HttpMetrics } from '../src/adapters/http/middleware/http-metrics';
+import { REDACT_PATHS } from '../src/adapters/http/middleware/request-log';
 import { buildTestUseCases } from '../test/support/test-use-cases';
 
 const SECONDS = Number(process.env['TELEMETRY_SECONDS'] ?? 5);

@@ -1,6 +1,6 @@
 /**
  * Security headers: helmet's middleware on every request, or the same values as constants set in one
- * loop (what src/adapters/http/security-headers.ts does). Both run on a real ServerResponse, many
+ * loop (what src/adapters/http/middleware/security-headers.ts does). Both run on a real ServerResponse, many
  * times, alternated in one process; prints nanoseconds per response and the ratio.
  *
  *   npx tsx scripts/bench/security-headers.ts
@@ -8,7 +8,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import helmet from 'helmet';
-import { securityHeaders } from '../../src/adapters/http/security-headers';
+import { securityHeaders } from '../../src/adapters/http/middleware/security-headers';
 import { API_HELMET_OPTIONS } from '../../test/support/helmet-options';
 import { median } from './stats';
 

@@ -17,10 +17,10 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { kyselyRepositories } from '../../src/adapters/persistence/kysely/kysely-repositories';
+import { kyselyRepositories } from '../../src/adapters/persistence/kysely/repositories/kysely-repositories';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
-import { openServingPglite, openServingPostgres } from '../../src/adapters/persistence/kysely/serving-database';
-import { standaloneScope, transactionPerCallScope } from '../../src/adapters/persistence/kysely/tenant-scope';
+import { openServingPglite, openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
+import { standaloneScope, transactionPerCallScope } from '../../src/adapters/persistence/kysely/driver/tenant-scope';
 import type { Repositories } from '../../src/application/ports/repositories';
 import { median, percentile } from './stats';
 import { INITIAL_AUTH_VERSION } from '../../src/domain/user';

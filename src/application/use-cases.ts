@@ -1,20 +1,20 @@
-import type { Authenticate } from './authenticate';
-import type { AuthenticateService } from './authenticate-service';
-import type { ChangeMemberRole } from './change-member-role';
-import type { ChangePassword } from './change-password';
-import type { CreateApiKey } from './create-api-key';
-import type { Introspect } from './introspect';
-import type { InviteUser } from './invite-user';
-import type { ListAuditEvents } from './list-audit-events';
-import type { ListApiKeys } from './list-api-keys';
-import type { ListInvites } from './list-invites';
-import type { ListMembers } from './list-members';
-import type { Login } from './login';
-import type { RecordRefusal } from './record-refusal';
-import type { RemoveMember } from './remove-member';
-import type { RevokeApiKey } from './revoke-api-key';
-import type { RevokeInvite } from './revoke-invite';
-import type { Signup } from './signup';
+import type { Authenticate } from './authentication/authenticate';
+import type { AuthenticateService } from './authentication/authenticate-service';
+import type { ChangeMemberRole } from './members/change-member-role';
+import type { ChangePassword } from './members/change-password';
+import type { CreateApiKey } from './api-keys/create-api-key';
+import type { Introspect } from './authentication/introspect';
+import type { InviteUser } from './invites/invite-user';
+import type { ListAuditEvents } from './audit/list-audit-events';
+import type { ListApiKeys } from './api-keys/list-api-keys';
+import type { ListInvites } from './invites/list-invites';
+import type { ListMembers } from './members/list-members';
+import type { Login } from './login/login';
+import type { RecordRefusal } from './audit/record-refusal';
+import type { RemoveMember } from './members/remove-member';
+import type { RevokeApiKey } from './api-keys/revoke-api-key';
+import type { RevokeInvite } from './invites/revoke-invite';
+import type { Signup } from './signup/signup';
 import type { CredentialChangeFeed } from './ports/credential-change-feed';
 
 /** Everything the driving adapters (HTTP) may call: built by the composition root. */

@@ -1,11 +1,11 @@
 import {
   type ChangeListener, type CredentialChangeEvents, CredentialChangeListener, type ListenerTiming,
-} from '../adapters/persistence/kysely/credential-change-listener';
-import { openPglite, openPostgres, type OpenDatabase, type PoolStats } from '../adapters/persistence/kysely/dialects';
-import { PgliteChangeListener } from '../adapters/persistence/kysely/pglite-change-listener';
-import { createKyselyStorage } from '../adapters/persistence/kysely/kysely-storage';
-import { openServingPglite, openServingPostgres, pendingMigrations, servingLoginRisks } from '../adapters/persistence/kysely/serving-database';
-import { KyselyServiceKeyRepository } from '../adapters/persistence/kysely/service-key-repository';
+} from '../adapters/persistence/kysely/change-feed/credential-change-listener';
+import { openPglite, openPostgres, type OpenDatabase, type PoolStats } from '../adapters/persistence/kysely/driver/dialects';
+import { PgliteChangeListener } from '../adapters/persistence/kysely/change-feed/pglite-change-listener';
+import { createKyselyStorage } from '../adapters/persistence/kysely/repositories/kysely-storage';
+import { openServingPglite, openServingPostgres, pendingMigrations, servingLoginRisks } from '../adapters/persistence/kysely/driver/serving-database';
+import { KyselyServiceKeyRepository } from '../adapters/persistence/kysely/repositories/service-key-repository';
 import type { Storage } from '../adapters/persistence/storage';
 import type { ServiceKeyLookup } from '../application/ports/service-keys';
 import { kyselyModuleStore } from '../adapters/persistence/modules/kysely-module-store';

@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import { REDACT_PATHS } from '../adapters/http/request-log';
+import { REDACT_PATHS } from '../adapters/http/middleware/request-log';
 import type { Config } from './config';
 
 export interface ServiceLogger {

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import { HttpMetrics } from '../adapters/http/http-metrics';
-import type { PoolStats } from '../adapters/persistence/kysely/dialects';
+import { HttpMetrics } from '../adapters/http/middleware/http-metrics';
+import type { PoolStats } from '../adapters/persistence/kysely/driver/dialects';
 
 /**
  * The process's metrics: the HTTP adapter's own, Node's defaults (event-loop lag, heap, GC, CPU,

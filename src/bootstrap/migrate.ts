@@ -1,4 +1,4 @@
-import { migrateToLatest } from '../adapters/persistence/kysely/migrate';
+import { migrateToLatest } from '../adapters/persistence/kysely/migrations/migrate';
 import { loadConfig } from './config';
 import { openDatabase } from './database';
 

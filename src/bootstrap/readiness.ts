@@ -1,4 +1,4 @@
-import type { Readiness, ReadinessReport } from '../adapters/http/readiness';
+import type { Readiness, ReadinessReport } from '../adapters/http/routes/readiness';
 
 export interface ReadinessParts {
   /** True from the shutdown signal on: the instance is leaving, whatever its dependencies say. */

@@ -1,8 +1,8 @@
-import { ManageServiceKeys, InvalidServiceKeyName } from '../application/manage-service-keys';
+import { ManageServiceKeys, InvalidServiceKeyName } from '../application/service-keys/manage-service-keys';
 import { ServiceKeyNameTaken } from '../application/ports/service-keys';
 import { NodeSecrets } from '../adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../adapters/crypto/random-uuid-generator';
-import { KyselyServiceKeyRepository } from '../adapters/persistence/kysely/service-key-repository';
+import { KyselyServiceKeyRepository } from '../adapters/persistence/kysely/repositories/service-key-repository';
 import { SystemClock } from '../adapters/time/system-clock';
 import type { ServiceKey } from '../domain/service-key';
 import { loadConfig } from './config';

@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { AuditTrail } from '../application/audit-trail';
+import { AuditTrail } from '../application/audit/audit-trail';
 import { JwtTokenService } from '../adapters/crypto/jwt-token-service';
 import { NodeSecrets } from '../adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../adapters/crypto/random-uuid-generator';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/service-key-repository';
+import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/repositories/service-key-repository';
 import { databaseApp, type DatabaseApp } from '../support/database-app';
 import { AUTH, bearer, createApiKey, joinWithRole, signupOwner } from '../support/http-fixtures';
 import { describeIfPostgres } from '../support/postgres';

@@ -1,7 +1,7 @@
 import { BatchedApiKeyUsage } from '../../src/adapters/cache/batched-api-key-usage';
 import { CachedCredentialStates } from '../../src/adapters/cache/cached-credential-states';
-import { createKyselyStorage } from '../../src/adapters/persistence/kysely/kysely-storage';
-import { openServingPglite, openServingPostgres } from '../../src/adapters/persistence/kysely/serving-database';
+import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
+import { openServingPglite, openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import type { Storage } from '../../src/adapters/persistence/storage';
 import { ManualClock } from '../support/manual-clock';
 import { assertPgliteCanLoadInJest } from '../support/pglite';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { openServingPglite } from '../../src/adapters/persistence/kysely/serving-database';
+import { openServingPglite } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { assertPgliteCanLoadInJest } from '../support/pglite';
 
 assertPgliteCanLoadInJest();

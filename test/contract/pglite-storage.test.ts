@@ -1,5 +1,5 @@
-import { createKyselyStorage } from '../../src/adapters/persistence/kysely/kysely-storage';
-import { openServingPglite } from '../../src/adapters/persistence/kysely/serving-database';
+import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
+import { openServingPglite } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { assertPgliteCanLoadInJest } from '../support/pglite';
 import { describeStorageContract } from './storage-contract';
 

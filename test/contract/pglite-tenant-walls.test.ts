@@ -1,4 +1,4 @@
-import { openServingPglite } from '../../src/adapters/persistence/kysely/serving-database';
+import { openServingPglite } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { assertPgliteCanLoadInJest } from '../support/pglite';
 import { describeTenantWallCases } from './tenant-walls-cases';
 

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import { openPostgres, type OpenDatabase } from '../../src/adapters/persistence/kysely/dialects';
-import { createKyselyStorage } from '../../src/adapters/persistence/kysely/kysely-storage';
+import { openPostgres, type OpenDatabase } from '../../src/adapters/persistence/kysely/driver/dialects';
+import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
-import { openServingPostgres, pendingMigrations, servingLoginRisks } from '../../src/adapters/persistence/kysely/serving-database';
+import { openServingPostgres, pendingMigrations, servingLoginRisks } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { anAuditEvent } from './cases/audit-event-cases';
 import { seedTenant } from './storage-fixtures';
 import { describeTenantWallCases } from './tenant-walls-cases';

@@ -1,5 +1,5 @@
-import { createKyselyStorage } from '../../src/adapters/persistence/kysely/kysely-storage';
-import { openServingPostgres } from '../../src/adapters/persistence/kysely/serving-database';
+import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
+import { openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { describeIfPostgres } from '../support/postgres';
 import { describeStorageContract } from './storage-contract';
 

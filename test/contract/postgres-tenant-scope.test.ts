@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { Client } from 'pg';
-import { createKyselyStorage } from '../../src/adapters/persistence/kysely/kysely-storage';
-import { openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/serving-database';
+import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
+import { openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { EmailAlreadyRegistered } from '../../src/domain/errors';
 import { describeIfPostgres } from '../support/postgres';
 import { aUser, anInvite, seedTenant, summaryOf } from './storage-fixtures';

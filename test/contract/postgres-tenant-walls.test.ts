@@ -1,4 +1,4 @@
-import { openServingPostgres } from '../../src/adapters/persistence/kysely/serving-database';
+import { openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { describeIfPostgres } from '../support/postgres';
 import { describeTenantWallCases } from './tenant-walls-cases';
 

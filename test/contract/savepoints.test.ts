@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { openServingPglite, openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/serving-database';
+import { openServingPglite, openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import { assertPgliteCanLoadInJest } from '../support/pglite';
 import { describeIfPostgres } from '../support/postgres';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { ServiceKeyNameTaken, type ServiceKeyRepository } from '../../src/application/ports/service-keys';
-import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/service-key-repository';
+import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/repositories/service-key-repository';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
-import { openServingPglite, openServingPostgres } from '../../src/adapters/persistence/kysely/serving-database';
+import { openServingPglite, openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { MemoryServiceKeys } from '../../src/adapters/persistence/memory/memory-service-keys';
 import { isWellFormedServiceKey, SERVICE_KEY_PREFIX } from '../../src/domain/service-key';
 import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import { auditRow } from '../../src/adapters/persistence/kysely/audit-event-repository';
-import { createKyselyStorage } from '../../src/adapters/persistence/kysely/kysely-storage';
+import { auditRow } from '../../src/adapters/persistence/kysely/repositories/audit-event-repository';
+import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
 import {
   APP_ROLE,
   LOOKUP_ACTIVE_API_KEY,
@@ -10,7 +10,7 @@ import {
 } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
 import { LOOKUP_MEMBER_AUTH_STATE, RECORD_API_KEY_USES } from '../../src/adapters/persistence/kysely/migrations/0008-credential-check-statements';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
-import type { ServingDatabase } from '../../src/adapters/persistence/kysely/serving-database';
+import type { ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import type { Storage } from '../../src/adapters/persistence/storage';
 import { ownerView } from '../support/owner-view';
 import { anAuditEvent } from './cases/audit-event-cases';

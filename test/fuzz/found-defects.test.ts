@@ -8,7 +8,7 @@ import { AUTH, bearer, PASSWORD, signupOwner } from '../support/http-fixtures';
  * (The NUL in a tenant name, which only a SQL backend refused, is in sql-backends.test.ts.)
  */
 
-/** A refusal with the body guard's message (src/adapters/http/json-guards.ts), as JSON, never a 5xx. */
+/** A refusal with the body guard's message (src/adapters/http/body/json-guards.ts), as JSON, never a 5xx. */
 function expectCleanRefusal(res: Response, message: string): void {
   expect({ status: res.status, body: res.body as unknown }).toEqual({ status: 400, body: { error: message } });
   expect(res.headers['content-type']).toMatch(/^application\/json/);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { CredentialChange } from '../../src/application/ports/credential-states';
-import { CREDENTIAL_CHANGES_CHANNEL } from '../../src/adapters/persistence/kysely/credential-announcements';
-import { CredentialChangeListener } from '../../src/adapters/persistence/kysely/credential-change-listener';
+import { CREDENTIAL_CHANGES_CHANNEL } from '../../src/adapters/persistence/kysely/change-feed/credential-announcements';
+import { CredentialChangeListener } from '../../src/adapters/persistence/kysely/change-feed/credential-change-listener';
 import { describeIfPostgres } from '../support/postgres';
 
 type Event = CredentialChange | 'listening' | 'lost';

@@ -2,8 +2,8 @@ import type { RequestListener } from 'node:http';
 import { MemoryStore, type IncrementResponse, type Store } from 'express-rate-limit';
 import { Registry } from 'prom-client';
 import request, { type Response } from 'supertest';
-import { DirectRoutes } from '../../src/adapters/http/direct-routes';
-import { HttpMetrics } from '../../src/adapters/http/http-metrics';
+import { DirectRoutes } from '../../src/adapters/http/fast-path/direct-routes';
+import { HttpMetrics } from '../../src/adapters/http/middleware/http-metrics';
 import { createApp } from '../../src/adapters/http/app';
 import type { UseCases } from '../../src/application/use-cases';
 import { buildTestApp, TEST_CORS_ORIGIN, GENEROUS_RATE_LIMITS } from '../support/http-app';
@@ -13,7 +13,7 @@ import { skipOpenApiValidation } from '../support/openapi-supertest-hook';
 
 /**
  * GET /me and GET /invites are answered without Express when the URL is exactly the route's path
- * (src/adapters/http/direct-routes.ts); any other spelling of the same route goes through Express.
+ * (src/adapters/http/fast-path/direct-routes.ts); any other spelling of the same route goes through Express.
  * Both ways must give the same answer: asked both ways, every case here must match in status, body
  * and every header, but for the values that differ from one request to the next.
  */

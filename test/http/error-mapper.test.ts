@@ -1,6 +1,6 @@
-import { describeError } from '../../src/adapters/http/error-mapper';
+import { describeError } from '../../src/adapters/http/errors/error-mapper';
 import { LoginThrottleUnavailable } from '../../src/application/ports/login-throttle';
-import { HttpError, ServiceUnavailable, TooManyRequests } from '../../src/adapters/http/http-error';
+import { HttpError, ServiceUnavailable, TooManyRequests } from '../../src/adapters/http/errors/http-error';
 import {
   DomainError, EmailAlreadyRegistered, InsufficientRole, InvalidApiKey, InvalidApiKeyFormat, InvalidCredentials,
   InvalidInviteToken, InvalidToken, InviteAlreadyAccepted, InviteExpired, InviteNotFound,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { MemoryStore } from 'express-rate-limit';
-import { fixedWindowLimiter } from '../../src/adapters/http/fixed-window-limiter';
-import { TooManyRequests } from '../../src/adapters/http/http-error';
+import { fixedWindowLimiter } from '../../src/adapters/http/middleware/fixed-window-limiter';
+import { TooManyRequests } from '../../src/adapters/http/errors/http-error';
 
 /** Just what the limiter touches of a response: its headers. */
 function fakeResponse(): Response & { headers: Map<string, unknown> } {

@@ -3,7 +3,7 @@ import { MemoryStore, type IncrementResponse, type Store } from 'express-rate-li
 import type { Redis } from 'ioredis';
 import request from 'supertest';
 import { LoginThrottleUnavailable, type LoginThrottle } from '../../src/application/ports/login-throttle';
-import { ServiceUnavailable } from '../../src/adapters/http/http-error';
+import { ServiceUnavailable } from '../../src/adapters/http/errors/http-error';
 import { RedisLoginThrottle } from '../../src/adapters/rate-limit/redis-login-throttle';
 import { redisRateLimitStores } from '../../src/adapters/rate-limit/redis-rate-limit-store';
 import { createRedisClient } from '../../src/bootstrap/redis';

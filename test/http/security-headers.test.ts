@@ -1,7 +1,7 @@
 import express from 'express';
 import helmet from 'helmet';
 import request from 'supertest';
-import { API_SECURITY_HEADERS } from '../../src/adapters/http/security-headers';
+import { API_SECURITY_HEADERS } from '../../src/adapters/http/middleware/security-headers';
 import { API_HELMET_OPTIONS } from '../support/helmet-options';
 import { skipOpenApiValidation } from '../support/openapi-supertest-hook';
 import { buildTestApp } from '../support/http-app';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DomainError, type ErrorCodesOf } from '../../src/domain/errors';
-import type { IdentityErrorCode } from '../../src/adapters/http/error-mapper';
+import type { IdentityErrorCode } from '../../src/adapters/http/errors/error-mapper';
 import { sendJson, type RouteDefinition } from '../../src/adapters/http/modules/http-kit';
 import { ModuleCompositionError } from '../../src/bootstrap/modules/compose-modules';
 import type { PortcullisModule } from '../../src/bootstrap/modules/portcullis-module';

@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import request from 'supertest';
-import { HttpMetrics } from '../../src/adapters/http/http-metrics';
+import { HttpMetrics } from '../../src/adapters/http/middleware/http-metrics';
 import { createMetrics } from '../../src/bootstrap/metrics';
 import { AUTH, bearer, createApiKey, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { buildTestApp, SPEC_RATE_LIMITS } from '../support/http-app';

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import request from 'supertest';
-import { openPglite } from '../../src/adapters/persistence/kysely/dialects';
+import { openPglite } from '../../src/adapters/persistence/kysely/driver/dialects';
 import { migrations } from '../../src/adapters/persistence/kysely/migrations';
-import { openServingPglite, pendingMigrations } from '../../src/adapters/persistence/kysely/serving-database';
+import { openServingPglite, pendingMigrations } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { readinessProbe, type ReadinessParts } from '../../src/bootstrap/readiness';
 import { buildTestApp } from '../support/http-app';
 import { ownerView } from '../support/owner-view';

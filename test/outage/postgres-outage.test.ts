@@ -4,7 +4,7 @@ import request, { type Response } from 'supertest';
 import { StorageUnavailable } from '../../src/application/ports/storage-unavailable';
 import { BatchedApiKeyUsage } from '../../src/adapters/cache/batched-api-key-usage';
 import { createApp } from '../../src/adapters/http/app';
-import { openPostgres, type OpenDatabase } from '../../src/adapters/persistence/kysely/dialects';
+import { openPostgres, type OpenDatabase } from '../../src/adapters/persistence/kysely/driver/dialects';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import { SystemClock } from '../../src/adapters/time/system-clock';
 import { openStorage, type OpenedStorage } from '../../src/bootstrap/database';

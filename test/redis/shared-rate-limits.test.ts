@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import type { Redis } from 'ioredis';
 import request, { type Response } from 'supertest';
-import type { RateLimitConfig } from '../../src/adapters/http/rate-limits';
+import type { RateLimitConfig } from '../../src/adapters/http/middleware/rate-limits';
 import { redisRateLimitStores } from '../../src/adapters/rate-limit/redis-rate-limit-store';
 import { closeRedis } from '../../src/bootstrap/redis';
 import { buildTestApp, expectTooManyRequests, sendSequentially, SPEC_RATE_LIMITS } from '../support/http-app';

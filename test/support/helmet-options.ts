@@ -1,7 +1,7 @@
 import type { HelmetOptions } from 'helmet';
 
 /**
- * helmet's options for a JSON API: the headers of src/adapters/http/security-headers.ts, and none of
+ * helmet's options for a JSON API: the headers of src/adapters/http/middleware/security-headers.ts, and none of
  * those meant for HTML pages in a browser (docs/security.md, "Security headers"). The service sets
  * the resulting values as constants; the test and the micro-benchmark run helmet with these.
  */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { openPostgres } from '../../src/adapters/persistence/kysely/dialects';
-import { migrateToLatest } from '../../src/adapters/persistence/kysely/migrate';
+import { openPostgres } from '../../src/adapters/persistence/kysely/driver/dialects';
+import { migrateToLatest } from '../../src/adapters/persistence/kysely/migrations/migrate';
 import { APP_ROLE } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
 
 export interface ServingLogin {

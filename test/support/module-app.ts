@@ -1,4 +1,4 @@
-import { AuditTrail } from '../../src/application/audit-trail';
+import { AuditTrail } from '../../src/application/audit/audit-trail';
 import { createApp, type AppOptions, type HttpConfig } from '../../src/adapters/http/app';
 import { memoryModuleStore } from '../../src/adapters/persistence/modules/memory-module-store';
 import { composeModules } from '../../src/bootstrap/modules/compose-modules';

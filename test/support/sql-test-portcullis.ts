@@ -1,5 +1,5 @@
-import { createKyselyStorage } from '../../src/adapters/persistence/kysely/kysely-storage';
-import { openServingPglite, openServingPostgres } from '../../src/adapters/persistence/kysely/serving-database';
+import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
+import { openServingPglite, openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { kyselyModuleStore } from '../../src/adapters/persistence/modules/kysely-module-store';
 import { moduleMigrationsOf } from '../../src/bootstrap/modules/compose-modules';
 import type { PortcullisModule } from '../../src/bootstrap/modules/portcullis-module';

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { TenantBoundQuery } from '../../src/adapters/persistence/kysely/tenant-bound-query';
+import { TenantBoundQuery } from '../../src/adapters/persistence/kysely/driver/tenant-bound-query';
 
 export type SqlBackend = 'postgres' | 'pglite';
 

@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { portcullis, type CredentialChange, type PortcullisMiddleware, type PortcullisOptions } from '../../packages/client/src';
-import { ManageServiceKeys } from '../../src/application/manage-service-keys';
+import { ManageServiceKeys } from '../../src/application/service-keys/manage-service-keys';
 import type { ServiceKeyRepository } from '../../src/application/ports/service-keys';
 import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../../src/adapters/crypto/random-uuid-generator';

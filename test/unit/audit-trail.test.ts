@@ -1,7 +1,7 @@
 import type { Repositories } from '../../src/application/ports/repositories';
 import type { Storage } from '../../src/adapters/persistence/storage';
 import { createMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
-import { decodeAuditCursor, encodeAuditCursor } from '../../src/application/audit-cursor';
+import { decodeAuditCursor, encodeAuditCursor } from '../../src/application/audit/audit-cursor';
 import { InvalidAuditCursor, LastOwner } from '../../src/domain/errors';
 import { ManualClock } from '../support/manual-clock';
 import { buildTestUseCases, uniqueEmail } from '../support/test-use-cases';

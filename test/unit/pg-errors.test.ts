@@ -1,4 +1,4 @@
-import { isConnectionFailure, isUniqueViolation } from '../../src/adapters/persistence/kysely/pg-errors';
+import { isConnectionFailure, isUniqueViolation } from '../../src/adapters/persistence/kysely/driver/pg-errors';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 

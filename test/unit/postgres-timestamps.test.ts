@@ -1,5 +1,5 @@
 import { Client, types } from 'pg';
-import { parseTimestamptz, SERVICE_PG_TYPES } from '../../src/adapters/persistence/kysely/postgres-timestamps';
+import { parseTimestamptz, SERVICE_PG_TYPES } from '../../src/adapters/persistence/kysely/driver/postgres-timestamps';
 import { describeIfPostgres } from '../support/postgres';
 
 const pgParse = types.getTypeParser(1184, 'text') as (text: string) => Date | number;

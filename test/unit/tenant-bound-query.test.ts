@@ -1,5 +1,5 @@
 import { type Connection, Query } from 'pg';
-import { TenantBoundQuery } from '../../src/adapters/persistence/kysely/tenant-bound-query';
+import { TenantBoundQuery } from '../../src/adapters/persistence/kysely/driver/tenant-bound-query';
 
 /**
  * TenantBoundQuery leans on pg's Query and Connection internals: the messages Query.submit writes

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import { createKyselyStorage } from '../../../src/adapters/persistence/kysely/kysely-storage';
+import { createKyselyStorage } from '../../../src/adapters/persistence/kysely/repositories/kysely-storage';
 import { APP_ROLE } from '../../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
-import type { ServingDatabase } from '../../../src/adapters/persistence/kysely/serving-database';
+import type { ServingDatabase } from '../../../src/adapters/persistence/kysely/driver/serving-database';
 import { kyselyModuleStore } from '../../../src/adapters/persistence/modules/kysely-module-store';
 import { ownerView } from '../../../test/support/owner-view';
 import { aTenant } from '../../../test/contract/storage-fixtures';

@@ -1,4 +1,4 @@
-import { openServingPglite } from '../../../src/adapters/persistence/kysely/serving-database';
+import { openServingPglite } from '../../../src/adapters/persistence/kysely/driver/serving-database';
 import { moduleMigrationsOf } from '../../../src/bootstrap/modules/compose-modules';
 import { assertPgliteCanLoadInJest } from '../../../test/support/pglite';
 import { sqlTestPortcullis } from '../../../test/support/sql-test-portcullis';

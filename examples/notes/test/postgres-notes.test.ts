@@ -1,4 +1,4 @@
-import { openServingPostgres } from '../../../src/adapters/persistence/kysely/serving-database';
+import { openServingPostgres } from '../../../src/adapters/persistence/kysely/driver/serving-database';
 import { moduleMigrationsOf } from '../../../src/bootstrap/modules/compose-modules';
 import { describeIfPostgres } from '../../../test/support/postgres';
 import { sqlTestPortcullis } from '../../../test/support/sql-test-portcullis';

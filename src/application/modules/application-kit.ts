@@ -6,5 +6,5 @@
  */
 export type { Clock } from '../ports/clock';
 export type { IdGenerator } from '../ports/ids';
-export { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit-trail';
+export { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 export type { TenantTransaction, TenantUnitOfWork } from './tenant-unit-of-work';

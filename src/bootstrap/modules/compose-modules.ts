@@ -1,9 +1,9 @@
 import { AUDIT_ACTIONS, AUDIT_ACTION_PATTERN } from '../../domain/audit-event';
-import { isIdentityErrorCode } from '../../adapters/http/error-mapper';
+import { isIdentityErrorCode } from '../../adapters/http/errors/error-mapper';
 import type { ModuleHttp } from '../../adapters/http/modules/module-http';
 import type { OpenApiDocument } from '../../adapters/http/docs/openapi-document';
 import { openApiWithModules } from '../../adapters/http/modules/module-openapi';
-import type { RouteDefinition } from '../../adapters/http/route-group';
+import type { RouteDefinition } from '../../adapters/http/routes/route-group';
 import type { ModuleMigrations } from '../../adapters/persistence/modules/module-migrations';
 import type { ModulePlatform, PortcullisModule } from './portcullis-module';
 

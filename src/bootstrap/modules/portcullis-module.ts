@@ -1,11 +1,11 @@
 import type { Migration } from 'kysely';
 import type { TenantUnitOfWork } from '../../application/modules/tenant-unit-of-work';
-import type { AuditTrail } from '../../application/audit-trail';
+import type { AuditTrail } from '../../application/audit/audit-trail';
 import type { Clock } from '../../application/ports/clock';
 import type { IdGenerator } from '../../application/ports/ids';
 import type { ModuleAuditAction } from '../../domain/audit-event';
 import type { ModuleErrorAnswer } from '../../adapters/http/modules/module-http';
-import type { RouteDefinition } from '../../adapters/http/route-group';
+import type { RouteDefinition } from '../../adapters/http/routes/route-group';
 import type { ModuleStore } from '../../adapters/persistence/modules/module-store';
 
 /**

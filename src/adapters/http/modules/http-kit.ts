@@ -4,12 +4,12 @@
  * A module's HTTP adapter imports only this file (and express or class-validator themselves);
  * .dependency-cruiser.js refuses the rest of src/adapters/http.
  */
-export type { RouteDefinition } from '../route-group';
-export type { NodeHandler, NodeRequest, NodeResponse } from '../node-handler';
-export { principalOf } from '../request-principal';
-export { requireRole } from '../require-role';
-export { originOf } from '../request-origin';
-export { jsonBody } from '../json-body';
-export { validateBody } from '../validate-body';
-export { sendJson } from '../send-json';
-export { OptionalField } from '../dto/optional-field';
+export type { RouteDefinition } from '../routes/route-group';
+export type { NodeHandler, NodeRequest, NodeResponse } from '../fast-path/node-handler';
+export { principalOf } from '../authentication/request-principal';
+export { requireRole } from '../authentication/require-role';
+export { originOf } from '../middleware/request-origin';
+export { jsonBody } from '../body/json-body';
+export { validateBody } from '../body/validate-body';
+export { sendJson } from '../fast-path/send-json';
+export { OptionalField } from '../body/dto/optional-field';

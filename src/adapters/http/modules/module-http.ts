@@ -1,5 +1,5 @@
-import type { RouteDefinition } from '../route-group';
-import type { RefusalKind } from '../audit-refusals';
+import type { RouteDefinition } from '../routes/route-group';
+import type { RefusalKind } from '../authentication/audit-refusals';
 
 /** What the HTTP app needs of one product module, once the module is built. */
 export interface ModuleHttp {

@@ -1,11 +1,11 @@
 import type { RequestHandler } from 'express';
 import type { UseCases } from '../../../application/use-cases';
-import { LoginBody } from '../dto/login-body';
-import { SignupBody } from '../dto/signup-body';
-import { jsonBody } from '../json-body';
-import { originOf } from '../request-origin';
-import type { RouteDefinition } from '../route-group';
-import { validateBody } from '../validate-body';
+import { LoginBody } from '../body/dto/login-body';
+import { SignupBody } from '../body/dto/signup-body';
+import { jsonBody } from '../body/json-body';
+import { originOf } from '../middleware/request-origin';
+import type { RouteDefinition } from './route-group';
+import { validateBody } from '../body/validate-body';
 
 export interface PublicRouteLimiters {
   readonly login: RequestHandler;

@@ -1,8 +1,8 @@
-import type { AuthenticateService } from '../../../application/authenticate-service';
+import type { AuthenticateService } from '../../../application/authentication/authenticate-service';
 import type { CredentialChangeFeed } from '../../../application/ports/credential-change-feed';
 import type { CredentialChange } from '../../../application/ports/credential-states';
-import { ServiceUnavailable } from '../http-error';
-import type { NodeHandler } from '../node-handler';
+import { ServiceUnavailable } from '../errors/http-error';
+import type { NodeHandler } from '../fast-path/node-handler';
 import { serviceKeyOf } from './service-guard';
 import type { VerifierMetrics } from './verifier-metrics';
 

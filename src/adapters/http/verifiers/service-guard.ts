@@ -1,6 +1,6 @@
-import type { AuthenticateService } from '../../../application/authenticate-service';
-import type { NodeHandler, NodeRequest } from '../node-handler';
-import { setServiceCaller } from '../service-caller';
+import type { AuthenticateService } from '../../../application/authentication/authenticate-service';
+import type { NodeHandler, NodeRequest } from '../fast-path/node-handler';
+import { setServiceCaller } from './service-caller';
 
 /** The header a verifying service sends its service key in. Never `x-api-key` or `authorization`: those carry the caller's credential. */
 export const SERVICE_KEY_HEADER = 'x-service-key';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { assertSameTenant, type TenantUnitOfWork } from '../../../application/modules/tenant-unit-of-work';
-import { KyselyAuditEventRepository } from '../kysely/audit-event-repository';
+import { KyselyAuditEventRepository } from '../kysely/repositories/audit-event-repository';
 import type { DB } from '../kysely/schema';
-import { standaloneScope, transactionScope } from '../kysely/tenant-scope';
+import { standaloneScope, transactionScope } from '../kysely/driver/tenant-scope';
 import type { ModuleStorageAdapters, ModuleStore } from './module-store';
 
 /**

@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
-import { type MigrationSet, migrateToLatest } from '../kysely/migrate';
+import { type MigrationSet, migrateToLatest } from '../kysely/migrations/migrate';
 import type { DB } from '../kysely/schema';
 
 /** A module's migrations, applied after identity's and recorded in tables of its own. */

@@ -1,0 +1,23 @@
+import type { Authenticate } from '../../../application/authentication/authenticate';
+import type { NodeHandler } from '../fast-path/node-handler';
+import { setPrincipal } from './request-principal';
+
+/**
+ * Node joins repeated custom headers into one string, so an array should not happen; if it does,
+ * joining keeps it "present" (part 5: the key alone decides) and it then fails the format check.
+ */
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Part 5's check: the use-case decides; a refusal is a DomainError for the error mapper. */
+export function authenticate(useCase: Authenticate): NodeHandler {
+  return async (req, res, next) => {
+    const principal = await useCase.execute({
+      apiKey: headerValue(req.headers['x-api-key']),
+      authorization: req.headers.authorization,
+    });
+    setPrincipal(res, principal);
+    next();
+  };
+}

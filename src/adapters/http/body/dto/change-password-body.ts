@@ -1,0 +1,15 @@
+import { IsString, MaxLength, MinLength } from 'class-validator';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../domain/user';
+
+/** The new password follows signup's rules; the current one only has to be a string we would hash. */
+export class ChangePasswordBody {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(PASSWORD_MAX_LENGTH)
+  current_password!: string;
+
+  @IsString()
+  @MinLength(PASSWORD_MIN_LENGTH)
+  @MaxLength(PASSWORD_MAX_LENGTH)
+  new_password!: string;
+}

@@ -1,0 +1,31 @@
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import type { RequestHandler, Response } from 'express';
+import { HttpError } from '../errors/http-error';
+import { fieldErrors, VALIDATOR_OPTIONS } from './validate-body';
+
+const KEY = 'query';
+
+/**
+ * The query string's counterpart of validateBody. A parameter given twice arrives as an array and
+ * is refused by name rather than one copy picked silently. Express 5's req.query is read-only, so
+ * the validated instance is kept in res.locals and read back with queryOf.
+ */
+export function validateQuery<T extends object>(dto: new () => T): RequestHandler {
+  return async (req, res, next) => {
+    const raw = req.query as Record<string, unknown>;
+    for (const [name, value] of Object.entries(raw)) {
+      if (typeof value !== 'string') throw new HttpError(400, `${name} must be given once`, [{ field: name, message: `${name} must be given once` }]);
+    }
+    const instance = plainToInstance(dto, { ...raw });
+    const details = fieldErrors(await validate(instance, VALIDATOR_OPTIONS));
+    const first = details[0];
+    if (first) throw new HttpError(400, first.message, details);
+    res.locals[KEY] = instance;
+    next();
+  };
+}
+
+export function queryOf<T>(res: Response): T {
+  return res.locals[KEY] as T;
+}

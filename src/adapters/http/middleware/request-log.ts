@@ -1,0 +1,77 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import type { NodeHandler, NodeRequest, NodeResponse } from '../fast-path/node-handler';
+import { principalIfAny } from '../authentication/request-principal';
+import { answerRequestId } from './request-id';
+import { routePatternOf } from '../routes/request-route';
+
+/**
+ * Paths pino replaces with "[Redacted]" in every line the service logs. The request line itself
+ * holds no header, body or URL at info level; these guard the debug level (which adds the request
+ * headers) and any object logged elsewhere that carries a credential, at the top level or under
+ * `body`. Exact paths, no wildcards: pino checks them on every line, and a `*.password` path walks
+ * every key of every line, which costs about as much as the rest of the line (docs/benchmarks.md).
+ */
+export const REDACT_PATHS: readonly string[] = [
+  'headers.authorization',
+  'headers.cookie',
+  'headers["x-api-key"]',
+  'headers["proxy-authorization"]',
+  'headers["set-cookie"]',
+  'err.body', // body-parser keeps the raw body of a request it could not parse
+  ...['password', 'token', 'invite_token', 'api_key', 'inviteToken', 'apiKey'].flatMap((field) => [field, `body.${field}`]),
+];
+
+interface RequestLine {
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  tenantId?: string;
+  userId?: string;
+  headers?: IncomingMessage['headers'];
+}
+
+/**
+ * One line per request, written when the response has finished (or the client has gone): method,
+ * route pattern, status, duration, the caller's tenant and user once authenticated, under the
+ * request's id. Every line logged through `req.log` while the request runs carries the same id.
+ *
+ * Kept cheap, as every request passes here: the per-request child logger's only binding is the id
+ * (serialised once, a string), and the line is a flat object built from values already at hand. At
+ * debug level the request headers are added, redacted (REDACT_PATHS).
+ */
+export function requestLog(logger: Logger): NodeHandler {
+  const withHeaders = logger.isLevelEnabled('debug');
+  const line = (req: IncomingMessage, res: ServerResponse, durationMs: number): RequestLine => {
+    const response = res as NodeResponse;
+    const entry: RequestLine = {
+      method: req.method ?? '',
+      route: routePatternOf(req as NodeRequest, response),
+      status: res.statusCode,
+      durationMs,
+    };
+    const principal = principalIfAny(response);
+    if (principal) {
+      entry.tenantId = principal.tenantId;
+      entry.userId = principal.userId;
+    }
+    if (withHeaders) entry.headers = req.headers;
+    return entry;
+  };
+  const middleware = pinoHttp({
+    logger,
+    genReqId: answerRequestId,
+    // The child logger's one binding: the request, serialised to its id alone.
+    customAttributeKeys: { req: 'reqId' },
+    wrapSerializers: false,
+    serializers: { reqId: (req: IncomingMessage) => req.id },
+    customLogLevel: (_req, res) => (res.statusCode >= 500 ? 'error' : 'info'),
+    customSuccessMessage: () => 'request',
+    customErrorMessage: () => 'request',
+    customSuccessObject: (req, res, value: { responseTime: number }) => line(req, res, value.responseTime),
+    customErrorObject: (req, res, _error, value: { responseTime: number }) => line(req, res, value.responseTime),
+  });
+  return middleware as NodeHandler;
+}

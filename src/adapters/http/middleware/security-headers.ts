@@ -1,0 +1,38 @@
+import type { NodeHandler } from '../fast-path/node-handler';
+
+type Header = readonly [name: string, value: string];
+
+/**
+ * The headers that matter for a JSON API (OWASP's REST Security Cheat Sheet, "Security headers"),
+ * and why each stays; docs/security.md lists them and the browser-page headers left out.
+ *
+ * - Content-Security-Policy `default-src 'none'; frame-ancestors 'none'`: if a response is ever
+ *   rendered (a browser opening an error JSON, a sniffed type), nothing loads and nothing frames it.
+ * - X-Frame-Options DENY: the same refusal to be framed, for browsers without frame-ancestors.
+ * - X-Content-Type-Options nosniff: a JSON body is never taken for HTML or script.
+ * - Strict-Transport-Security: clients that once reached us over HTTPS never fall back to HTTP,
+ *   where a bearer token or an API key would travel in clear.
+ * - Cross-Origin-Resource-Policy same-origin: another site cannot load a response as a no-cors
+ *   subresource (CORS-allowed calls from the configured origin are unaffected).
+ * - Cache-Control no-store: answers carry tokens, keys and identities; no shared or browser cache
+ *   may keep them.
+ *
+ * Plain constants, set in one loop: the values are exactly what helmet writes for these options
+ * (test/http/security-headers.test.ts runs helmet itself with them and compares), without running
+ * helmet's chain of small middlewares on every request (docs/benchmarks.md, "Security headers").
+ */
+export const API_SECURITY_HEADERS: readonly Header[] = [
+  ['Content-Security-Policy', "default-src 'none';frame-ancestors 'none'"],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+  ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Cache-Control', 'no-store'],
+];
+
+export function securityHeaders(): NodeHandler {
+  return (_req, res, next) => {
+    for (const [name, value] of API_SECURITY_HEADERS) res.setHeader(name, value);
+    next();
+  };
+}

@@ -1,0 +1,125 @@
+import { Client } from 'pg';
+import type { CredentialChange } from '../../../../application/ports/credential-states';
+import { CREDENTIAL_CHANGES_CHANNEL, decodeChange } from './credential-announcements';
+
+export interface CredentialChangeEvents {
+  /** A change another instance (or this one) committed. */
+  onChange(change: CredentialChange): void;
+  /** Listening (again): changes made while not listening may have gone unheard, so forget everything. */
+  onListening(): void;
+  /** The connection is gone: until onListening, changes go unheard, so remember nothing. */
+  onLost(): void;
+  onError(error: unknown): void;
+}
+
+export interface ListenerTiming {
+  /** Wait before each reconnection attempt. */
+  readonly retryMs: number;
+  /** A query on the listening connection this often, so a silently dead connection is noticed. */
+  readonly heartbeatMs: number;
+  /** How the connection shows in pg_stat_activity. */
+  readonly applicationName?: string;
+}
+
+/** Something we cannot read (a TRUNCATE's `all`) may still be a change: forgetting everything is the safe answer. */
+export function deliver(events: CredentialChangeEvents, payload: string): void {
+  const change = decodeChange(payload);
+  if (change) events.onChange(change);
+  else events.onListening();
+}
+
+/** Hears the channel until closed: the shape both listeners (Postgres, PGlite) share. */
+export interface ChangeListener {
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_TIMING: ListenerTiming = { retryMs: 1_000, heartbeatMs: 5_000 };
+const APPLICATION_NAME = 'portcullis-credential-listener';
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * LISTENs for committed credential changes on a dedicated connection: a pooled one would be handed
+ * to other work and LISTEN would end with its session. The connection is the login user's; LISTEN
+ * needs no privilege on any table. It reconnects on its own until closed.
+ */
+export class CredentialChangeListener implements ChangeListener {
+  private client: Client | null = null;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly events: CredentialChangeEvents,
+    private readonly timing: ListenerTiming = DEFAULT_TIMING,
+  ) {}
+
+  /** Resolves once listening; rejects if the first connection fails (the service should not start). */
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    clearInterval(this.heartbeat);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new Client({
+      connectionString: this.connectionString,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      query_timeout: this.timing.heartbeatMs,
+      keepAlive: true,
+      application_name: this.timing.applicationName ?? APPLICATION_NAME,
+    });
+    client.on('notification', ({ channel, payload }) => {
+      if (channel === CREDENTIAL_CHANGES_CHANNEL) deliver(this.events, payload ?? '');
+    });
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`listen ${CREDENTIAL_CHANGES_CHANNEL}`);
+    } catch (error) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.client = client;
+    this.events.onListening();
+    this.heartbeat = setInterval(() => {
+      client.query('select 1').catch((error: unknown) => this.lost(client, error));
+    }, this.timing.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  private lost(client: Client, error?: unknown): void {
+    if (this.client !== client) return; // already handled, or closed on purpose
+    this.client = null;
+    clearInterval(this.heartbeat);
+    this.events.onLost();
+    if (error !== undefined) this.events.onError(error);
+    client.end().catch(() => undefined);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed) return;
+    this.retry = setTimeout(() => {
+      this.connect().catch((error: unknown) => {
+        this.events.onError(error);
+        this.scheduleReconnect();
+      });
+    }, this.timing.retryMs);
+    this.retry.unref();
+  }
+}

@@ -1,0 +1,107 @@
+import { type Selectable, sql } from 'kysely';
+import type { InviteRepository } from '../../../../application/ports/repositories';
+import { isUuid } from '../../../../domain/ids';
+import type { Invite, InviteSummary } from '../../../../domain/invite';
+import { LOOKUP_INVITE_BY_TOKEN } from '../migrations/0002-tenant-walls';
+import type { TenantInvitesTable } from '../schema';
+import { storedInvitableRole } from './stored-roles';
+import type { TenantScope } from '../driver/tenant-scope';
+
+type InviteRow = Selectable<TenantInvitesTable>;
+
+export class KyselyInviteRepository implements InviteRepository {
+  constructor(private readonly scope: TenantScope) {}
+
+  async create(invite: Invite): Promise<void> {
+    await this.scope.forTenant(invite.tenantId, (db) =>
+      db
+        .insertInto('tenant_invites')
+        .values({
+          id: invite.id,
+          tenant_id: invite.tenantId,
+          email: invite.email,
+          role: invite.role,
+          token: invite.token,
+          invited_by: invite.invitedBy,
+          expires_at: invite.expiresAt,
+          accepted_at: invite.acceptedAt,
+          created_at: invite.createdAt,
+        })
+        .execute(),
+    );
+  }
+
+  /** Crosses the tenant walls through the one function that answers an exact token. */
+  async findByToken(token: string): Promise<Invite | null> {
+    const { rows } = await sql<InviteRow>`select * from ${sql.id(LOOKUP_INVITE_BY_TOKEN)}(${token})`.execute(this.scope.db);
+    return rows[0] ? toInvite(rows[0]) : null;
+  }
+
+  /**
+   * One conditional UPDATE: the row lock makes a concurrent second caller re-check the condition
+   * after the first commits and match nothing, so exactly one signup consumes the invite.
+   * RETURNING rather than the affected-row count, which the PGlite dialect leaves unset for 0 rows.
+   */
+  async markAccepted(tenantId: string, inviteId: string, now: Date): Promise<boolean> {
+    if (!isUuid(tenantId) || !isUuid(inviteId)) return false;
+    const rows = await this.scope.forTenant(tenantId, (db) =>
+      db
+        .updateTable('tenant_invites')
+        .set({ accepted_at: now })
+        .where('id', '=', inviteId)
+        .where('tenant_id', '=', tenantId)
+        .where('accepted_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returning('id')
+        .execute(),
+    );
+    return rows.length > 0;
+  }
+
+  async listPending(tenantId: string, now: Date): Promise<InviteSummary[]> {
+    if (!isUuid(tenantId)) return [];
+    const rows = await this.scope.forTenant(tenantId, (db) =>
+      db
+        .selectFrom('tenant_invites')
+        .select(['id', 'email', 'role', 'expires_at', 'created_at'])
+        .where('tenant_id', '=', tenantId)
+        .where('accepted_at', 'is', null)
+        .where('expires_at', '>', now)
+        // The id breaks ties so invites created in the same instant keep a stable order.
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute(),
+    );
+    return rows.map((row) => ({
+      id: row.id, email: row.email, role: storedInvitableRole(row.role), expiresAt: row.expires_at, createdAt: row.created_at,
+    }));
+  }
+
+  async deleteUnaccepted(tenantId: string, inviteId: string): Promise<boolean> {
+    if (!isUuid(tenantId) || !isUuid(inviteId)) return false;
+    const rows = await this.scope.forTenant(tenantId, (db) =>
+      db
+        .deleteFrom('tenant_invites')
+        .where('id', '=', inviteId)
+        .where('tenant_id', '=', tenantId)
+        .where('accepted_at', 'is', null)
+        .returning('id')
+        .execute(),
+    );
+    return rows.length > 0;
+  }
+}
+
+function toInvite(row: InviteRow): Invite {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    email: row.email,
+    role: storedInvitableRole(row.role),
+    token: row.token,
+    invitedBy: row.invited_by,
+    expiresAt: row.expires_at,
+    acceptedAt: row.accepted_at,
+    createdAt: row.created_at,
+  };
+}

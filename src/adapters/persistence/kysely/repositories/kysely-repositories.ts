@@ -1,0 +1,21 @@
+import type { Repositories } from '../../../../application/ports/repositories';
+import { KyselyApiKeyRepository } from './api-key-repository';
+import { KyselyAuditEventRepository } from './audit-event-repository';
+import { KyselyInviteRepository } from './invite-repository';
+import { KyselyTenantRepository } from './tenant-repository';
+import type { TenantScope } from '../driver/tenant-scope';
+import { KyselyUserRepository } from './user-repository';
+
+/**
+ * The repositories over one scope: the whole database (each tenant-scoped call its own short
+ * transaction) or one unit of work's transaction (the tenant setting shared by its calls).
+ */
+export function kyselyRepositories(scope: TenantScope): Repositories {
+  return {
+    tenants: new KyselyTenantRepository(scope),
+    users: new KyselyUserRepository(scope),
+    apiKeys: new KyselyApiKeyRepository(scope),
+    invites: new KyselyInviteRepository(scope),
+    auditEvents: new KyselyAuditEventRepository(scope),
+  };
+}

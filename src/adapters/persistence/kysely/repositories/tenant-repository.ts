@@ -1,0 +1,51 @@
+import { type Selectable, sql } from 'kysely';
+import type { RecordKind, TenantRepository } from '../../../../application/ports/repositories';
+import { isUuid } from '../../../../domain/ids';
+import type { Tenant } from '../../../../domain/tenant';
+import { TENANT_OF_RECORD } from '../migrations/0005-change-triggers-and-record-tenant';
+import type { TenantsTable } from '../schema';
+import type { TenantScope } from '../driver/tenant-scope';
+
+/** The tenants table is walled by id: a new tenant's row is written under its own id. */
+export class KyselyTenantRepository implements TenantRepository {
+  constructor(private readonly scope: TenantScope) {}
+
+  async create(tenant: Tenant): Promise<void> {
+    await this.scope.forTenant(tenant.id, (db) =>
+      db
+        .insertInto('tenants')
+        .values({ id: tenant.id, name: tenant.name, slug: tenant.slug, created_at: tenant.createdAt })
+        .execute(),
+    );
+  }
+
+  async findById(id: string): Promise<Tenant | null> {
+    // A uuid column rejects other strings with an error; no such id can exist, so answer "none".
+    if (!isUuid(id)) return null;
+    const row = await this.scope.forTenant(id, (db) =>
+      db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst(),
+    );
+    return row ? toTenant(row) : null;
+  }
+
+  /** The tenant's row lock (FOR UPDATE) lasts until the surrounding transaction ends. */
+  async lockMembership(tenantId: string): Promise<boolean> {
+    if (!isUuid(tenantId)) return false;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      db.selectFrom('tenants').select('id').where('id', '=', tenantId).forUpdate().executeTakeFirst(),
+    );
+    return row !== undefined;
+  }
+
+  /** Through the security-definer function that answers one exact id (migration 0005). */
+  async tenantHolding(kind: RecordKind, id: string): Promise<string | null> {
+    if (!isUuid(id)) return null;
+    const { rows } = await sql<{ tenant_id: string | null }>`
+      select ${sql.id(TENANT_OF_RECORD)}(${kind}, ${id}::uuid) as tenant_id`.execute(this.scope.db);
+    return rows[0]?.tenant_id ?? null;
+  }
+}
+
+function toTenant(row: Selectable<TenantsTable>): Tenant {
+  return { id: row.id, name: row.name, slug: row.slug, createdAt: row.created_at };
+}

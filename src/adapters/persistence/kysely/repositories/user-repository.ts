@@ -1,0 +1,151 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { UserAuthState, UserRepository } from '../../../../application/ports/repositories';
+import { EmailAlreadyRegistered } from '../../../../domain/errors';
+import { isUuid } from '../../../../domain/ids';
+import type { Role } from '../../../../domain/role';
+import type { User } from '../../../../domain/user';
+import { USERS_EMAIL_UNIQUE } from '../migrations/0001-initial';
+import { LOOKUP_USER_BY_EMAIL } from '../migrations/0002-tenant-walls';
+import { LOOKUP_MEMBER_AUTH_STATE } from '../migrations/0008-credential-check-statements';
+import { isUniqueViolation } from '../driver/pg-errors';
+import type { DB, UsersTable } from '../schema';
+import { storedRole } from './stored-roles';
+import type { TenantScope } from '../driver/tenant-scope';
+
+type UserRow = Omit<Selectable<UsersTable>, 'removed_at'>;
+
+const USER_COLUMNS = ['id', 'tenant_id', 'email', 'password_hash', 'role', 'created_at', 'auth_version'] as const;
+
+/** Every read and write below names a member: a removed user's row is kept but never matched. */
+function members(db: Kysely<DB>, tenantId: string) {
+  return db.selectFrom('users').where('tenant_id', '=', tenantId).where('removed_at', 'is', null);
+}
+
+export class KyselyUserRepository implements UserRepository {
+  constructor(private readonly scope: TenantScope) {}
+
+  /**
+   * The unique index, not an earlier lookup, decides between concurrent signups (uniqueness is
+   * checked across every tenant; row security does not hide duplicates). Inside a transaction
+   * the violation also aborts it: the caller must let the error end the unit of work.
+   */
+  async create(user: User): Promise<void> {
+    try {
+      await this.scope.forTenant(user.tenantId, (db) =>
+        db
+          .insertInto('users')
+          .values({
+            id: user.id,
+            tenant_id: user.tenantId,
+            email: user.email,
+            password_hash: user.passwordHash,
+            role: user.role,
+            created_at: user.createdAt,
+            auth_version: user.authVersion,
+            removed_at: null,
+          })
+          .execute(),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error, USERS_EMAIL_UNIQUE)) throw new EmailAlreadyRegistered();
+      throw error;
+    }
+  }
+
+  /** Crosses the tenant walls through the one function that answers an exact e-mail. */
+  async findByEmail(email: string): Promise<User | null> {
+    const { rows } = await sql<UserRow>`select * from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${email})`.execute(this.scope.db);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async findById(tenantId: string, userId: string): Promise<User | null> {
+    if (!isUuid(tenantId) || !isUuid(userId)) return null;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      members(db, tenantId).select(USER_COLUMNS).where('id', '=', userId).executeTakeFirst(),
+    );
+    return row ? toUser(row) : null;
+  }
+
+  /**
+   * On the credential check's path when memory does not answer: one statement through the function
+   * that reads that tenant's member only, with no transaction or tenant setting of its own.
+   */
+  async findAuthState(tenantId: string, userId: string): Promise<UserAuthState | null> {
+    if (!isUuid(tenantId) || !isUuid(userId)) return null;
+    const { rows } = await sql<{ role: string; auth_version: number }>`
+      select * from ${sql.id(LOOKUP_MEMBER_AUTH_STATE)}(${tenantId}::uuid, ${userId}::uuid)`.execute(this.scope.db);
+    const row = rows[0];
+    return row ? { tenantId, userId, role: storedRole(row.role), authVersion: row.auth_version } : null;
+  }
+
+  async listMembers(tenantId: string): Promise<User[]> {
+    if (!isUuid(tenantId)) return [];
+    const rows = await this.scope.forTenant(tenantId, (db) =>
+      members(db, tenantId).select(USER_COLUMNS).orderBy('created_at', 'asc').orderBy('id', 'asc').execute(),
+    );
+    return rows.map(toUser);
+  }
+
+  async countOwners(tenantId: string): Promise<number> {
+    if (!isUuid(tenantId)) return 0;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      members(db, tenantId).select((eb) => eb.fn.countAll<string>().as('owners')).where('role', '=', 'owner').executeTakeFirstOrThrow(),
+    );
+    return Number(row.owners);
+  }
+
+  async updatePasswordHash(tenantId: string, userId: string, passwordHash: string): Promise<void> {
+    if (!isUuid(tenantId) || !isUuid(userId)) return;
+    await this.scope.forTenant(tenantId, (db) =>
+      db.updateTable('users').set({ password_hash: passwordHash })
+        .where('id', '=', userId).where('tenant_id', '=', tenantId).where('removed_at', 'is', null).execute(),
+    );
+  }
+
+  async changeRole(tenantId: string, userId: string, role: Role): Promise<boolean> {
+    return (await this.endSessions(tenantId, userId, { role })) !== null;
+  }
+
+  async changePassword(tenantId: string, userId: string, passwordHash: string): Promise<number | null> {
+    return this.endSessions(tenantId, userId, { password_hash: passwordHash });
+  }
+
+  async markRemoved(tenantId: string, userId: string, at: Date): Promise<boolean> {
+    return (await this.endSessions(tenantId, userId, { removed_at: at })) !== null;
+  }
+
+  /**
+   * One UPDATE that makes the change and raises the auth version (the database announces it: see
+   * migration 0005). RETURNING rather than the affected-row count, which PGlite leaves unset for 0 rows.
+   */
+  private async endSessions(
+    tenantId: string,
+    userId: string,
+    change: { role?: Role; password_hash?: string; removed_at?: Date },
+  ): Promise<number | null> {
+    if (!isUuid(tenantId) || !isUuid(userId)) return null;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      db
+        .updateTable('users')
+        .set((eb) => ({ ...change, auth_version: eb('auth_version', '+', 1) }))
+        .where('id', '=', userId)
+        .where('tenant_id', '=', tenantId)
+        .where('removed_at', 'is', null)
+        .returning('auth_version')
+        .executeTakeFirst(),
+    );
+    return row ? row.auth_version : null;
+  }
+}
+
+function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    email: row.email,
+    passwordHash: row.password_hash,
+    role: storedRole(row.role),
+    createdAt: row.created_at,
+    authVersion: row.auth_version,
+  };
+}

@@ -1,0 +1,66 @@
+import { apiKeyLookupPrefix, isApiKeyExpired, isWellFormedApiKey } from '../../domain/api-key';
+import { InvalidApiKey, InvalidApiKeyFormat, InvalidToken, MissingAuthentication } from '../../domain/errors';
+import type { Principal } from '../../domain/principal';
+import { INITIAL_AUTH_VERSION } from '../../domain/user';
+import type { ApiKeyUsage } from '../ports/api-key-usage';
+import type { Clock } from '../ports/clock';
+import type { CredentialStates } from '../ports/credential-states';
+import type { Secrets } from '../ports/secrets';
+import type { TokenService } from '../ports/token-service';
+
+/** The two credential headers exactly as they arrived; undefined when absent. */
+export interface Credentials {
+  readonly apiKey: string | undefined;
+  readonly authorization: string | undefined;
+}
+
+export interface AuthenticateDeps {
+  /** Answered from each instance's memory on the hot path; see CredentialStates. */
+  readonly credentials: CredentialStates;
+  readonly keyUsage: ApiKeyUsage;
+  readonly tokens: TokenService;
+  readonly secrets: Secrets;
+  readonly clock: Clock;
+}
+
+const BEARER = 'Bearer ';
+
+/**
+ * Part 5 of the contract, in its order: an API key, when present, is the only credential looked at.
+ * A key acts with its owner's current role, and an expired key is refused like an unknown one.
+ * A bearer token acts with the tenant, user and role its claims name, as given (a role this service
+ * does not know counts as level 0 and passes no role check); beyond the signature it must still stand
+ * for a member of that tenant at the auth version it was issued at, so a token whose user was removed,
+ * or whose role or password changed after it was issued, is refused.
+ */
+export class Authenticate {
+  constructor(private readonly deps: AuthenticateDeps) {}
+
+  async execute(credentials: Credentials): Promise<Principal> {
+    if (credentials.apiKey !== undefined) return this.byApiKey(credentials.apiKey);
+    if (credentials.authorization?.startsWith(BEARER)) return this.byBearer(credentials.authorization.slice(BEARER.length));
+    throw new MissingAuthentication();
+  }
+
+  private async byApiKey(rawKey: string): Promise<Principal> {
+    if (!isWellFormedApiKey(rawKey)) throw new InvalidApiKeyFormat();
+    const { credentials, secrets, clock, keyUsage } = this.deps;
+    const key = await credentials.apiKey(apiKeyLookupPrefix(rawKey), secrets.sha256Hex(rawKey));
+    const now = clock.now();
+    if (!key || isApiKeyExpired(key.expiresAt, now)) throw new InvalidApiKey();
+    const owner = await credentials.user(key.tenantId, key.userId);
+    if (!owner) throw new InvalidApiKey();
+    keyUsage.recordUse(key.tenantId, key.keyId, now);
+    return { tenantId: key.tenantId, userId: key.userId, role: owner.role, method: 'api_key' };
+  }
+
+  private async byBearer(token: string): Promise<Principal> {
+    const claims = this.deps.tokens.verify(token);
+    if (!claims) throw new InvalidToken();
+    const user = await this.deps.credentials.user(claims.tenantId, claims.userId);
+    if (!user || user.authVersion !== (claims.authVersion ?? INITIAL_AUTH_VERSION)) throw new InvalidToken();
+    // The claims as given: every role change raises the auth version, so a token this service issued
+    // at the member's current version carries the member's current role.
+    return { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt' };
+  }
+}

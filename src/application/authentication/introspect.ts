@@ -1,0 +1,73 @@
+import { apiKeyLookupPrefix } from '../../domain/api-key';
+import { InvalidApiKey, InvalidApiKeyFormat, InvalidToken, MissingAuthentication } from '../../domain/errors';
+import type { Authenticate } from './authenticate';
+import type { CredentialStates } from '../ports/credential-states';
+import type { Secrets } from '../ports/secrets';
+import type { TokenService } from '../ports/token-service';
+
+/** One credential, as a verifier received it from its own caller. */
+export type IntrospectionRequest =
+  | { readonly token: string; readonly apiKey?: undefined }
+  | { readonly apiKey: string; readonly token?: undefined };
+
+export type Introspection =
+  | { readonly active: false }
+  | {
+    readonly active: true;
+    readonly tenantId: string;
+    readonly userId: string;
+    readonly role: string;
+    readonly method: 'jwt' | 'api_key';
+    /** When the credential stops being valid on its own (a token's exp, a key's expiry); null: never. */
+    readonly expiresAt: Date | null;
+    /** For a key: the id its revocation is announced under on the change feed. */
+    readonly keyId?: string;
+  };
+
+export interface IntrospectDeps {
+  readonly authenticate: Authenticate;
+  readonly credentials: CredentialStates;
+  readonly tokens: TokenService;
+  readonly secrets: Secrets;
+}
+
+const INACTIVE: Introspection = Object.freeze({ active: false });
+
+/** The refusals of part 5 that mean "this credential does not stand"; anything else (an outage) is thrown on. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof InvalidToken || error instanceof InvalidApiKey
+    || error instanceof InvalidApiKeyFormat || error instanceof MissingAuthentication;
+}
+
+/**
+ * Answers for another service whether a credential stands, by the very rules a protected request
+ * meets here: the credential goes through Authenticate, so format, revocation, expiry, removal and
+ * auth version are decided in one place for both. Every refusal is the same `active: false`; the
+ * verifier already knows which credential it sent.
+ */
+export class Introspect {
+  constructor(private readonly deps: IntrospectDeps) {}
+
+  async execute(request: IntrospectionRequest): Promise<Introspection> {
+    const { authenticate } = this.deps;
+    const credentials = request.apiKey !== undefined
+      ? { apiKey: request.apiKey, authorization: undefined }
+      : { apiKey: undefined, authorization: `Bearer ${request.token}` };
+    let principal;
+    try {
+      principal = await authenticate.execute(credentials);
+    } catch (error) {
+      if (isRefusal(error)) return INACTIVE;
+      throw error;
+    }
+    const { tenantId, userId, role, method } = principal;
+    if (request.apiKey === undefined) {
+      return { active: true, tenantId, userId, role, method, expiresAt: this.deps.tokens.expiresAt(request.token) };
+    }
+    // Authenticate has just found (and kept) this key, so this is answered from memory.
+    const { credentials: states, secrets } = this.deps;
+    const grant = await states.apiKey(apiKeyLookupPrefix(request.apiKey), secrets.sha256Hex(request.apiKey));
+    if (!grant) return INACTIVE; // revoked in between: the later answer wins
+    return { active: true, tenantId, userId, role, method, expiresAt: grant.expiresAt, keyId: grant.keyId };
+  }
+}

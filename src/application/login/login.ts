@@ -1,0 +1,91 @@
+import { InvalidCredentials, TooManyFailedLogins } from '../../domain/errors';
+import { normalizeEmail } from '../../domain/email';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
+import type { AuditEventRepository } from '../ports/audit-events';
+import type { LoginThrottle } from '../ports/login-throttle';
+import type { PasswordHasher } from '../ports/password-hasher';
+import type { UserRepository } from '../ports/repositories';
+import type { Secrets } from '../ports/secrets';
+import type { TokenService } from '../ports/token-service';
+
+export interface LoginInput {
+  readonly email: string;
+  readonly password: string;
+}
+
+export interface LoginResult {
+  readonly token: string;
+  readonly expiresIn: string;
+}
+
+export interface LoginDeps {
+  readonly users: UserRepository;
+  readonly hasher: PasswordHasher;
+  readonly tokens: TokenService;
+  /** For the throttle's account key: the SHA-256 of the normalised e-mail, never the address. */
+  readonly secrets: Secrets;
+  /** Failed attempts per account and client address, and per account across every address. */
+  readonly throttle: LoginThrottle;
+  /**
+   * A hash of a throwaway password, made at start: an unknown e-mail is verified against it so that
+   * it costs as much time as a known one and the answer's timing does not tell which e-mails exist.
+   */
+  readonly dummyHash: string;
+  readonly auditEvents: AuditEventRepository;
+  readonly trail: AuditTrail;
+}
+
+export class Login {
+  constructor(private readonly deps: LoginDeps) {}
+
+  /**
+   * The throttle is asked first, before the user is looked up or the password verified, so a
+   * throttled account is refused whatever the password (a right guess during the throttle is not
+   * revealed) and the same for known and unknown e-mails (it does not reveal which accounts exist).
+   * Only a success takes its attempt back, so what stays counted is failures.
+   */
+  async execute(input: LoginInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<LoginResult> {
+    const { users, hasher, tokens, secrets, throttle, dummyHash } = this.deps;
+    const email = normalizeEmail(input.email);
+    const attempt = { accountKey: secrets.sha256Hex(email), clientAddress: origin.clientAddress };
+    const decision = await throttle.recordAttempt(attempt);
+    if (!decision.allowed) {
+      await this.recordFailure(origin, await users.findByEmail(email), 'throttled');
+      throw new TooManyFailedLogins(decision.retryAfterSeconds);
+    }
+
+    const user = await users.findByEmail(email);
+    const matches = await hasher.verify(input.password, user?.passwordHash ?? dummyHash);
+    if (!user || !matches) {
+      await this.recordFailure(origin, user, 'invalid_credentials');
+      throw new InvalidCredentials();
+    }
+    await throttle.recordSuccess(attempt);
+    // The only moment the plain password is at hand: renew a hash made at older scrypt parameters.
+    if (hasher.needsRehash(user.passwordHash)) {
+      await users.updatePasswordHash(user.tenantId, user.id, await hasher.hash(input.password));
+    }
+    await this.deps.auditEvents.append(this.deps.trail.event(origin, {
+      tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'login.succeeded', targetId: user.id,
+    }));
+    const token = tokens.issue({
+      tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion,
+    });
+    return { token, expiresIn: tokens.expiresIn };
+  }
+
+  /**
+   * A failure for a known e-mail goes to that tenant's trail (the account under attack); for an
+   * unknown one there is no tenant, and the event is kept without one. Nobody is the actor: who
+   * tried is not known, only from where.
+   */
+  private async recordFailure(origin: RequestOrigin, user: { id: string; tenantId: string } | null, reason: string): Promise<void> {
+    await this.deps.auditEvents.append(this.deps.trail.event(origin, {
+      tenantId: user?.tenantId ?? null,
+      actor: { userId: null, method: 'none' },
+      action: 'login.failed',
+      targetId: user?.id ?? null,
+      details: { reason },
+    }));
+  }
+}

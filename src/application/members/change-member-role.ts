@@ -1,0 +1,41 @@
+import { assertMayChangeRole } from '../../domain/membership';
+import type { Principal } from '../../domain/principal';
+import { assertRoleAtLeast, type Role } from '../../domain/role';
+import { type MemberSummary, memberSummary } from './list-members';
+import { lockMembership, memberIdOrThrow } from './membership-transaction';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
+import type { UnitOfWork } from '../ports/unit-of-work';
+
+export interface ChangeMemberRoleDeps {
+  readonly unitOfWork: UnitOfWork;
+  readonly trail: AuditTrail;
+}
+
+/**
+ * Sets a member's role under the tenant's membership lock. A real change ends the member's
+ * sessions (their tokens carry the old role); setting the role a member already has changes nothing.
+ * Callers may change their own role by the same rules (an owner may step down while another owner remains).
+ */
+export class ChangeMemberRole {
+  constructor(private readonly deps: ChangeMemberRoleDeps) {}
+
+  async execute(caller: Principal, memberId: string, role: Role, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<MemberSummary> {
+    assertRoleAtLeast(caller.role, 'admin');
+    const targetId = memberIdOrThrow(memberId);
+    const target = await this.deps.unitOfWork.run(async (tx) => {
+      const locked = await lockMembership(tx, caller, targetId);
+      assertMayChangeRole(locked.change, role);
+      if (locked.target.role === role) return locked.target;
+      await tx.users.changeRole(caller.tenantId, targetId, role);
+      await tx.auditEvents.append(this.deps.trail.event(origin, {
+        tenantId: caller.tenantId,
+        actor: caller,
+        action: 'member.role_changed',
+        targetId,
+        details: { from: locked.target.role, to: role },
+      }));
+      return { ...locked.target, role };
+    });
+    return memberSummary(target);
+  }
+}

@@ -1,0 +1,67 @@
+import { CurrentPasswordIncorrect, TooManyFailedLogins } from '../../domain/errors';
+import type { Principal } from '../../domain/principal';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
+import { callerGone } from '../authentication/caller-gone';
+import type { LoginThrottle } from '../ports/login-throttle';
+import type { PasswordHasher } from '../ports/password-hasher';
+import type { Repositories } from '../ports/repositories';
+import type { Secrets } from '../ports/secrets';
+import type { TokenService } from '../ports/token-service';
+import type { UnitOfWork } from '../ports/unit-of-work';
+
+export interface ChangePasswordInput {
+  readonly currentPassword: string;
+  readonly newPassword: string;
+}
+
+export interface ChangePasswordResult {
+  /** A token at the new auth version: the change ends every earlier session, the caller's included. */
+  readonly token: string;
+  readonly expiresIn: string;
+}
+
+export interface ChangePasswordDeps {
+  readonly repos: Repositories;
+  readonly unitOfWork: UnitOfWork;
+  readonly hasher: PasswordHasher;
+  readonly tokens: TokenService;
+  readonly secrets: Secrets;
+  readonly throttle: LoginThrottle;
+  readonly trail: AuditTrail;
+}
+
+/**
+ * The caller's own password. The current password is checked through the login throttle, counted
+ * per account and client address as logins are, so a stolen token cannot be used to guess it faster
+ * than a login could, and an attacker's failed logins elsewhere do not stop the owner changing it.
+ * Both scrypt runs happen before the transaction, which only writes.
+ */
+export class ChangePassword {
+  constructor(private readonly deps: ChangePasswordDeps) {}
+
+  async execute(caller: Principal, input: ChangePasswordInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<ChangePasswordResult> {
+    const { repos, unitOfWork, hasher, tokens, secrets, throttle, trail } = this.deps;
+    const user = await repos.users.findById(caller.tenantId, caller.userId);
+    if (!user) throw callerGone(caller);
+
+    const attempt = { accountKey: secrets.sha256Hex(user.email), clientAddress: origin.clientAddress };
+    const decision = await throttle.recordAttempt(attempt);
+    if (!decision.allowed) throw new TooManyFailedLogins(decision.retryAfterSeconds);
+    if (!(await hasher.verify(input.currentPassword, user.passwordHash))) throw new CurrentPasswordIncorrect();
+    await throttle.recordSuccess(attempt);
+
+    const passwordHash = await hasher.hash(input.newPassword);
+    const authVersion = await unitOfWork.run(async (tx) => {
+      const version = await tx.users.changePassword(user.tenantId, user.id, passwordHash);
+      if (version === null) return null;
+      await tx.auditEvents.append(trail.event(origin, {
+        tenantId: user.tenantId, actor: caller, action: 'password.changed', targetId: user.id,
+      }));
+      return version;
+    });
+    if (authVersion === null) throw callerGone(caller);
+
+    const token = tokens.issue({ tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion });
+    return { token, expiresIn: tokens.expiresIn };
+  }
+}

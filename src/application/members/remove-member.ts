@@ -1,0 +1,40 @@
+import { assertMayRemove } from '../../domain/membership';
+import type { Principal } from '../../domain/principal';
+import { assertRoleAtLeast } from '../../domain/role';
+import { lockMembership, memberIdOrThrow } from './membership-transaction';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
+import type { Clock } from '../ports/clock';
+import type { UnitOfWork } from '../ports/unit-of-work';
+
+export interface RemoveMemberDeps {
+  readonly unitOfWork: UnitOfWork;
+  readonly clock: Clock;
+  readonly trail: AuditTrail;
+}
+
+/**
+ * Removes a member and revokes their API keys in the same transaction. The user's row is kept,
+ * marked removed (their keys and the invites they sent still name it); the e-mail is free again.
+ * Members may remove themselves, the last owner excepted.
+ */
+export class RemoveMember {
+  constructor(private readonly deps: RemoveMemberDeps) {}
+
+  async execute(caller: Principal, memberId: string, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<void> {
+    assertRoleAtLeast(caller.role, 'admin');
+    const targetId = memberIdOrThrow(memberId);
+    await this.deps.unitOfWork.run(async (tx) => {
+      const locked = await lockMembership(tx, caller, targetId);
+      assertMayRemove(locked.change);
+      const keysRevoked = await tx.apiKeys.revokeAllOf(caller.tenantId, targetId);
+      await tx.users.markRemoved(caller.tenantId, targetId, this.deps.clock.now());
+      await tx.auditEvents.append(this.deps.trail.event(origin, {
+        tenantId: caller.tenantId,
+        actor: caller,
+        action: 'member.removed',
+        targetId,
+        details: { role: locked.target.role, api_keys_revoked: keysRevoked },
+      }));
+    });
+  }
+}

@@ -1,0 +1,125 @@
+import { EmailAlreadyRegistered, InvalidInviteToken, InviteAlreadyAccepted, InviteExpired, TenantNameRequired } from '../../domain/errors';
+import { normalizeEmail } from '../../domain/email';
+import { normalizeTenantName } from '../../domain/tenant';
+import { inviteState, isWellFormedInviteToken } from '../../domain/invite';
+import type { Role } from '../../domain/role';
+import { INITIAL_AUTH_VERSION } from '../../domain/user';
+import { makeSlug, SLUG_SUFFIX_HEX_LENGTH } from '../../domain/slug';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/ids';
+import type { PasswordHasher } from '../ports/password-hasher';
+import type { Repositories } from '../ports/repositories';
+import type { Secrets } from '../ports/secrets';
+import type { TokenService } from '../ports/token-service';
+import type { UnitOfWork } from '../ports/unit-of-work';
+
+export interface SignupInput {
+  readonly email: string;
+  readonly password: string;
+  readonly tenantName?: string | undefined;
+  readonly inviteToken?: string | undefined;
+}
+
+export interface SignupResult {
+  readonly token: string;
+  readonly tenantId: string;
+  readonly expiresIn: string;
+}
+
+interface Joined {
+  readonly tenantId: string;
+  readonly role: Role;
+  /** Set when the signup consumed an invite. */
+  readonly inviteId?: string;
+}
+
+export interface SignupDeps {
+  readonly repos: Repositories;
+  readonly unitOfWork: UnitOfWork;
+  readonly hasher: PasswordHasher;
+  readonly tokens: TokenService;
+  readonly ids: IdGenerator;
+  readonly secrets: Secrets;
+  readonly clock: Clock;
+  readonly trail: AuditTrail;
+  /**
+   * When true, an invite is accepted only by a signup with the address it was sent to; otherwise
+   * (the contract's rule) by any address holding its token.
+   */
+  readonly inviteRequiresEmailMatch?: boolean;
+}
+
+/** Rules S-1 to S-5: a new tenant with its owner, or a new member through an invite, in one transaction. */
+export class Signup {
+  constructor(private readonly deps: SignupDeps) {}
+
+  async execute(input: SignupInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<SignupResult> {
+    const { repos, unitOfWork, hasher, tokens, ids } = this.deps;
+    const email = normalizeEmail(input.email);
+    if (input.inviteToken === undefined && !input.tenantName) throw new TenantNameRequired();
+
+    // S-1 answered before the costly hash; the unique index still decides races inside the transaction.
+    if (await repos.users.findByEmail(email)) throw new EmailAlreadyRegistered();
+    const passwordHash = await hasher.hash(input.password);
+
+    const userId = ids.newId();
+    const joined = await unitOfWork.run(async (tx) => {
+      const target = input.inviteToken !== undefined
+        ? await this.acceptInvite(tx, input.inviteToken, email)
+        : await this.createTenant(tx, normalizeTenantName(input.tenantName as string));
+      await tx.users.create({
+        id: userId, tenantId: target.tenantId, email, passwordHash, role: target.role, createdAt: this.deps.clock.now(),
+        authVersion: INITIAL_AUTH_VERSION,
+      });
+      await this.recordSignup(tx, origin, userId, target);
+      return target;
+    });
+
+    const token = tokens.issue({ tenantId: joined.tenantId, userId, email, role: joined.role, authVersion: INITIAL_AUTH_VERSION });
+    return { token, tenantId: joined.tenantId, expiresIn: tokens.expiresIn };
+  }
+
+  /** S-2: the invite path wins even when a tenant name is also given. */
+  private async acceptInvite(tx: Repositories, token: string, email: string): Promise<Joined> {
+    const now = this.deps.clock.now();
+    const invite = isWellFormedInviteToken(token) ? await tx.invites.findByToken(token) : null;
+    if (!invite) throw new InvalidInviteToken();
+    // Invites are stored with the address normalised as signups are. A token used for another
+    // address is answered as if it did not exist: it says nothing of the invite's state.
+    if (this.deps.inviteRequiresEmailMatch && normalizeEmail(invite.email) !== email) throw new InvalidInviteToken();
+    const state = inviteState(invite, now);
+    if (state === 'accepted') throw new InviteAlreadyAccepted();
+    if (state === 'expired') throw new InviteExpired();
+    // The conditional update is what makes acceptance single-use under concurrent signups.
+    if (!(await tx.invites.markAccepted(invite.tenantId, invite.id, now))) throw new InviteAlreadyAccepted();
+    return { tenantId: invite.tenantId, role: invite.role, inviteId: invite.id };
+  }
+
+  /** In the signup's own transaction: an invite signup also records the invite's acceptance. */
+  private async recordSignup(tx: Repositories, origin: RequestOrigin, userId: string, joined: Joined): Promise<void> {
+    const actor = { userId, method: 'none' } as const;
+    const { trail } = this.deps;
+    if (joined.inviteId === undefined) {
+      await tx.auditEvents.append(trail.event(origin, {
+        tenantId: joined.tenantId, actor, action: 'signup.tenant_created', targetId: userId, details: { role: joined.role },
+      }));
+      return;
+    }
+    await tx.auditEvents.append(trail.event(origin, {
+      tenantId: joined.tenantId, actor, action: 'signup.invite_accepted', targetId: userId, details: { role: joined.role, invite_id: joined.inviteId },
+    }));
+    await tx.auditEvents.append(trail.event(origin, {
+      tenantId: joined.tenantId, actor, action: 'invite.accepted', targetId: joined.inviteId, details: { user_id: userId },
+    }));
+  }
+
+  /** S-3: the first user of a new tenant owns it. */
+  private async createTenant(tx: Repositories, name: string): Promise<Joined> {
+    const { ids, secrets, clock } = this.deps;
+    const tenantId = ids.newId();
+    const slug = makeSlug(name, secrets.randomHex(SLUG_SUFFIX_HEX_LENGTH / 2));
+    await tx.tenants.create({ id: tenantId, name, slug, createdAt: clock.now() });
+    return { tenantId, role: 'owner' };
+  }
+}
