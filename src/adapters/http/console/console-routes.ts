@@ -1,24 +1,15 @@
+import { PAGE_CONTENT_SECURITY_POLICY } from '../middleware/security-headers';
 import type { IRouter, Response } from 'express';
 import type { ConsoleFile, ConsoleFiles } from './console-files';
 
 export const CONSOLE_BASE = '/console';
 
 /**
- * The console page's policy, replacing the API's `default-src 'none'` on its responses: its script,
- * style sheet and icon from this origin only, and calls to this origin's API. Nothing inline and
- * nothing evaluated (the build emits none); no framing, no <base> rewriting, and no form may be
- * submitted by the browser itself (every form is handled by the page's script).
+ * The console's policy: the service's page policy (its script, style sheet and icon from this
+ * origin, calls to this origin's API; the build emits nothing inline or evaluated, and every form is
+ * handled by the page's script).
  */
-export const CONSOLE_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONSOLE_CONTENT_SECURITY_POLICY = PAGE_CONTENT_SECURITY_POLICY;
 
 /** Bundles are named by their content hash: a new build is a new name, so a year is safe. */
 const HASHED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';

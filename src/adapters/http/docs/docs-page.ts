@@ -1,3 +1,5 @@
+import { PAGE_CONTENT_SECURITY_POLICY } from '../middleware/security-headers';
+
 /**
  * The reference page: Swagger UI from the installed swagger-ui-dist package, started by a script of
  * our own. Every script and style is a same-origin file, so the page needs no inline script, no CDN
@@ -45,15 +47,6 @@ export const DOCS_PAGE_HTML = `<!DOCTYPE html>
  * styles, the document (fetched by the page) and images from this origin only, plus the `data:` SVG
  * icons that swagger-ui.css embeds. Nothing inline, nothing evaluated: checked in headless Chromium,
  * Swagger UI 5 renders, expands operations and runs "Try it out" under this policy without a
- * single violation. No framing, no form posts, no <base> rewriting.
+ * single violation.
  */
-export const DOCS_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const DOCS_CONTENT_SECURITY_POLICY = PAGE_CONTENT_SECURITY_POLICY;

@@ -21,6 +21,23 @@ type Header = readonly [name: string, value: string];
  * (test/http/security-headers.test.ts runs helmet itself with them and compares), without running
  * helmet's chain of small middlewares on every request (docs/benchmarks.md, "Security headers").
  */
+/**
+ * The policy of the two pages the service serves itself (the API reference and the console), which
+ * replaces the API's `default-src 'none'` on their responses: scripts, styles, images and calls from
+ * this origin only (plus `data:` images, which swagger-ui.css embeds), nothing inline, nothing
+ * evaluated, no framing, no form posts, no <base> rewriting.
+ */
+export const PAGE_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export const API_SECURITY_HEADERS: readonly Header[] = [
   ['Content-Security-Policy', "default-src 'none';frame-ancestors 'none'"],
   ['Cross-Origin-Resource-Policy', 'same-origin'],
