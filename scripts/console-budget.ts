@@ -10,11 +10,11 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { freePort } from '../test/support/service-process';
 
 const ROOT = path.resolve(__dirname, '..');
 const ASSETS = path.join(ROOT, 'console', 'dist', 'assets');
@@ -37,17 +37,6 @@ function bundleSizes(): { file: string; raw: number; gzip: number }[] {
       const body = readFileSync(path.join(ASSETS, file));
       return { file, raw: body.length, gzip: gzipSync(body, { level: 9 }).length };
     });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function startService(port: number): Promise<() => void> {

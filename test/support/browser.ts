@@ -9,6 +9,9 @@ import { CONSOLE_DIST } from '../../src/adapters/http/console/console-files';
 import type { HttpConfig } from '../../src/adapters/http/app';
 import { databaseApp, type DatabaseApp } from './database-app';
 import { buildTestApp } from './http-app';
+import { freePort } from './service-process';
+
+export { freePort };
 
 /**
  * The console's end-to-end tests: Debian's Chromium (never a downloaded browser) driven by
@@ -88,14 +91,6 @@ export async function startService(): Promise<ConsoleService> {
 export async function startServiceInMemory(overrides: Partial<HttpConfig>): Promise<ConsoleService> {
   const { app } = await buildTestApp(overrides);
   return listen(app, async () => undefined);
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**
