@@ -20,6 +20,7 @@ import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysel
 import { SystemClock } from '../../src/adapters/time/system-clock';
 import { prepareRunner, PROJECT_ROOT, ServerProcess } from './children';
 import { AUTH_BASE } from './protocol';
+import { pinForComparison } from './pinning';
 import { markedBlock, VERIFIER_END, VERIFIER_START } from './report';
 import type { RunSample } from './results';
 import { alternate } from './scenarios';
@@ -139,6 +140,8 @@ async function main(): Promise<void> {
   const settings = readSettings();
   const started = new Date();
   const loadBefore = loadAverage();
+  // Before pinning: afterwards this process may run on one core only, and would say so.
+  const machine = describeMachine();
   const runner = prepareRunner(settings.runner);
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
   delete env['NODE_OPTIONS'];
@@ -157,12 +160,17 @@ async function main(): Promise<void> {
   const ownerToken = signup.token;
   const whoamiBody = JSON.stringify({ tenant_id: signup.tenant_id, user_id: userIdOf(ownerToken), role: 'owner', method: 'jwt' });
 
+  const pinning = pinForComparison();
+  log(pinning.description);
+  pinning.pinServer(service.pid);
   const baseline = await ServerProcess.start('baseline', runner, 'baseline-server', { ...env, BENCH_ME_BODY: whoamiBody }, { launcher: 'node' });
+  pinning.pinServer(baseline.pid);
   running.push(baseline);
   const downstreamProcess = await ServerProcess.start('downstream', runner, 'downstream-server', {
     ...env, PORTCULLIS_URL: service.url, PORTCULLIS_SERVICE_KEY: rawKey,
   }, { launcher: 'node' });
   running.push(downstreamProcess);
+  pinning.pinServer(downstreamProcess.pid);
   log(`service ${service.url}, baseline ${baseline.url}, downstream ${downstreamProcess.url}`);
 
   const bearer = { authorization: `Bearer ${ownerToken}` };
@@ -221,9 +229,10 @@ async function main(): Promise<void> {
 
 - **Date:** ${started.toISOString()} (${((Date.now() - started.getTime()) / 60_000).toFixed(1)} min)
 - **Command:** \`${describeCommand().replace('scripts/bench/run.ts', 'scripts/bench/verifier.ts')}\` (this section: \`scripts/bench/verifier.ts\`, run by \`npm run bench\` after the main scenarios)
-- **Machine:** ${describeMachine().cores} CPUs (${describeMachine().cpuModel}), Node ${describeMachine().node}, shared with other work; load average before ${loadBefore.map((n) => n.toFixed(2)).join(' / ')}, after ${loadAverage().map((n) => n.toFixed(2)).join(' / ')}
+- **Machine:** ${machine.cores} CPUs (${machine.cpuModel}), Node ${machine.node}, shared with other work; load average before ${loadBefore.map((n) => n.toFixed(2)).join(' / ')}, after ${loadAverage().map((n) => n.toFixed(2)).join(' / ')}
 - **Database:** Postgres at ${redactUrl(url)}
 - **Settings:** ${settings.reps} repetitions × ${settings.duration} s after ${settings.warmup} s of warm-up, ${settings.connections} connections, alternated with the baseline (B S B S …); medians. ${ROUNDS} revocations of each kind, one at a time.
+- **CPU:** ${pinning.description}.
 - **Processes:** Portcullis as \`npm start\` runs it (scripts/start.sh, compiled); the baseline (bare Express answering the same JSON body) and the downstream service (examples/downstream over packages/client, compiled, plain node) each in their own process; autocannon in the bench process. The downstream service announces itself only once its change feed is open, so each measured request is a cached one (a credential seen before).
 - **Revocation latency** is measured from the moment the bench sends the statement that commits the change (the HTTP request, or the SQL UPDATE) to the moment the downstream service's library hears the change on its feed: an upper bound on the time from the commit. After each change the bench checks that the downstream service refuses the credential.
 - Server errors (500) in the downstream service during the throughput runs: ${downstreamErrors}.
