@@ -1,3 +1,4 @@
+import http from 'node:http';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import type { CredentialChangeFanOut } from '../../src/adapters/cache/credential-change-fan-out';
@@ -84,6 +85,14 @@ describe('the verifier library against Portcullis (memory storage)', () => {
       for (const key of [unknown, revoked, expiring, adminKey]) {
         expectRefused(await whoami(ctx.service, apiKeyHeader(key)), 401, 'Invalid API key');
       }
+    });
+
+    it("refuses an API key's text sent as a bearer token, even while the key itself is remembered: Invalid or expired token", async () => {
+      const owner = await signupOwner(ctx.app);
+      const key = await createApiKey(ctx.app, owner);
+      expect((await whoami(ctx.service, apiKeyHeader(key))).status).toBe(200);
+      expectRefused(await whoami(ctx.service, { authorization: `Bearer ${key}` }), 401, 'Invalid or expired token');
+      expect((await whoami(ctx.service, apiKeyHeader(key))).status).toBe(200);
     });
 
     it('refuses a token that is malformed, forged, of another algorithm, expired, outdated or of a removed member: Invalid or expired token', async () => {
@@ -231,5 +240,32 @@ describe('the verifier library against Portcullis (memory storage)', () => {
       await down; // the stream is closed at its next heartbeat
       expect(ctx.service.auth.feedConnected).toBe(false);
     });
+  });
+
+  it('Portcullis too slow: 503 once the introspection has taken timeoutMs, and the next request is asked afresh', async () => {
+    // A Portcullis whose change feed opens but whose introspection never answers.
+    const hanging: http.ServerResponse[] = [];
+    const slow = new RunningServer((req, res) => {
+      if (req.url?.endsWith('/changes')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('event: ready\ndata: {"heartbeat_ms":60000}\n\n');
+      }
+      hanging.push(res);
+    });
+    await slow.start();
+    const service = downstream(slow.url, 'pcsk_unused', { timeoutMs: 50 });
+    try {
+      await service.auth.feedReady();
+      const token = jwt.sign({ userId: 'u', tenantId: 't', role: 'owner' }, TEST_JWT_SECRET);
+      const refused = await whoami(service, { authorization: `Bearer ${token}` });
+      expectRefused(refused, 503, 'Authentication unavailable');
+      expect(service.errors.map((e) => e.message)).toContain('Portcullis did not answer the introspection');
+      expectRefused(await whoami(service, { authorization: `Bearer ${token}` }), 503, 'Authentication unavailable');
+      expect(hanging.filter((res) => !res.req.url?.endsWith('/changes'))).toHaveLength(2);
+    } finally {
+      service.auth.close();
+      for (const res of hanging) res.destroy();
+      await slow.stop();
+    }
   });
 });

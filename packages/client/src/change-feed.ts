@@ -1,3 +1,4 @@
+import type { Transport } from './http-transport';
 import { SERVICE_KEY_HEADER } from './introspection-client';
 import { SseParser } from './sse-parser';
 
@@ -38,21 +39,22 @@ function parseChange(data: string): CredentialChange | null {
 }
 
 /**
- * Portcullis's change feed (GET /api/v1/auth/changes), read as server-sent events over fetch's
- * body stream, reconnecting until closed. It reports `down` whenever changes could go unheard: the
- * stream ends or fails, Portcullis sends `reset`, heartbeats stop arriving, or an event cannot be
- * read (whatever it was, it may have been a change).
+ * Portcullis's change feed (GET /api/v1/auth/changes), read as server-sent events, reconnecting
+ * until closed. It reports `down` whenever changes could go unheard: the stream ends or fails,
+ * Portcullis sends `reset`, heartbeats stop arriving, or an event cannot be read (whatever it was,
+ * it may have been a change).
  */
 export class ChangeFeed {
   private closed = false;
   private isUp = false;
-  private abort: AbortController | undefined;
+  /** Ends the current connection, if there is one, reporting why (once per connection). */
+  private drop: ((reason: Error) => void) | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private watchdog: NodeJS.Timeout | undefined;
   private delayMs: number;
   private heartbeatMs = DEFAULT_HEARTBEAT_MS;
 
-  constructor(private readonly options: ChangeFeedOptions, private readonly events: ChangeFeedEvents) {
+  constructor(private readonly options: ChangeFeedOptions, private readonly events: ChangeFeedEvents, private readonly transport: Transport) {
     this.delayMs = options.minReconnectMs;
   }
 
@@ -68,45 +70,63 @@ export class ChangeFeed {
     this.closed = true;
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.watchdog);
-    this.abort?.abort();
+    const drop = this.drop;
+    this.drop = undefined;
+    drop?.(new Error('change feed closed'));
     this.markDown(new Error('change feed closed'));
   }
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const abort = new AbortController();
-    this.abort = abort;
+    let stream: Awaited<ReturnType<Transport['openStream']>>;
     try {
-      const res = await fetch(new URL('/api/v1/auth/changes', this.options.url), {
-        headers: { [SERVICE_KEY_HEADER]: this.options.serviceKey, accept: 'text/event-stream' },
-        signal: abort.signal,
+      stream = await this.transport.openStream(new URL('/api/v1/auth/changes', this.options.url), {
+        [SERVICE_KEY_HEADER]: this.options.serviceKey, accept: 'text/event-stream',
       });
-      if (res.status !== 200 || !res.body) {
-        await res.body?.cancel().catch(() => undefined);
-        throw new Error(`change feed refused: HTTP ${res.status}`);
-      }
-      await this.read(res.body.getReader());
-      throw new Error('change feed ended');
     } catch (error) {
-      abort.abort();
-      this.markDown(error instanceof Error ? error : new Error(String(error)));
-      this.scheduleReconnect();
+      this.fail(error instanceof Error ? error : new Error(String(error)));
+      return;
     }
+    const { response, stop } = stream;
+    let ended = false;
+    const drop = (reason: Error): void => {
+      if (ended) return;
+      ended = true;
+      if (this.drop === drop) this.drop = undefined;
+      stop();
+      if (!this.closed) this.fail(reason);
+    };
+    this.drop = drop;
+    if (this.closed) {
+      drop(new Error('change feed closed'));
+      return;
+    }
+    if (response.statusCode !== 200) {
+      drop(new Error(`change feed refused: HTTP ${response.statusCode}`));
+      return;
+    }
+    response.setEncoding('utf8');
+    const parser = new SseParser();
+    response.on('data', (text: string) => {
+      for (const event of parser.push(text)) {
+        if (ended) return;
+        let kept: boolean;
+        try {
+          kept = this.handle(event.event, event.data);
+        } catch {
+          kept = false; // an event that cannot be read may have been a change
+        }
+        if (!kept) drop(new Error(`change feed: ${event.event === 'reset' ? 'reset by Portcullis' : 'an event could not be read'}`));
+      }
+    });
+    response.on('end', () => drop(new Error('change feed ended')));
+    response.on('error', (error) => drop(error));
+    response.on('close', () => drop(new Error('change feed ended')));
   }
 
-  private async read(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-    const decoder = new TextDecoder();
-    const parser = new SseParser();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      for (const event of parser.push(decoder.decode(value, { stream: true }))) {
-        if (!this.handle(event.event, event.data)) {
-          await reader.cancel().catch(() => undefined);
-          return;
-        }
-      }
-    }
+  private fail(reason: Error): void {
+    this.markDown(reason);
+    this.scheduleReconnect();
   }
 
   /** False when the stream is no longer to be trusted. */
@@ -138,7 +158,7 @@ export class ChangeFeed {
   private armWatchdog(): void {
     clearTimeout(this.watchdog);
     if (this.closed) return;
-    this.watchdog = setTimeout(() => this.abort?.abort(new Error('change feed: heartbeats stopped')), this.heartbeatMs * MISSED_HEARTBEATS + 1_000);
+    this.watchdog = setTimeout(() => this.drop?.(new Error('change feed: heartbeats stopped')), this.heartbeatMs * MISSED_HEARTBEATS + 1_000);
     this.watchdog.unref();
   }
 

@@ -1,3 +1,5 @@
+import type { Transport } from './http-transport';
+
 /** The header Portcullis reads a service key from. */
 export const SERVICE_KEY_HEADER = 'x-service-key';
 
@@ -33,31 +35,25 @@ function isIntrospection(value: unknown): value is Introspection {
     && (v.key_id === undefined || typeof v.key_id === 'string');
 }
 
-/** POST /api/v1/auth/introspect over Node's fetch (keep-alive connections are pooled by it). */
+/** POST /api/v1/auth/introspect, over pooled keep-alive connections (http-transport.ts). */
 export class IntrospectionClient {
   private readonly endpoint: URL;
 
-  constructor(url: string, private readonly serviceKey: string, private readonly timeoutMs: number) {
+  constructor(url: string, private readonly serviceKey: string, private readonly timeoutMs: number, private readonly transport: Transport) {
     this.endpoint = new URL('/api/v1/auth/introspect', url);
   }
 
   async introspect(request: IntrospectionRequest): Promise<Introspection> {
-    let res: Response;
+    let answer: { status: number; body: unknown };
     try {
-      res = await fetch(this.endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [SERVICE_KEY_HEADER]: this.serviceKey },
-        body: JSON.stringify(request),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
+      answer = await this.transport.postJson(this.endpoint, { [SERVICE_KEY_HEADER]: this.serviceKey }, request, this.timeoutMs);
     } catch (error) {
       throw new PortcullisUnavailable('Portcullis did not answer the introspection', { cause: error });
     }
-    const body: unknown = await res.json().catch(() => undefined);
-    if (res.status === 401) throw new PortcullisUnavailable('Portcullis refused this service key (missing, unknown or revoked)');
-    if (res.status !== 200 || !isIntrospection(body)) {
-      throw new PortcullisUnavailable(`Portcullis answered the introspection with HTTP ${res.status}`);
+    if (answer.status === 401) throw new PortcullisUnavailable('Portcullis refused this service key (missing, unknown or revoked)');
+    if (answer.status !== 200 || !isIntrospection(answer.body)) {
+      throw new PortcullisUnavailable(`Portcullis answered the introspection with HTTP ${answer.status}`);
     }
-    return body;
+    return answer.body;
   }
 }

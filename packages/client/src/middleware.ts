@@ -1,15 +1,16 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ChangeFeed, type CredentialChange } from './change-feed';
+import { nodeTransport } from './http-transport';
 import { type Introspection, IntrospectionClient, type IntrospectionRequest, PortcullisUnavailable } from './introspection-client';
 import { type Principal, setPrincipal } from './principal';
-import { VerdictCache, type Verdict } from './verdict-cache';
+import { type CredentialKind, VerdictCache, type Verdict } from './verdict-cache';
 
 export interface PortcullisOptions {
   /** Where Portcullis is: `https://auth.internal` (its API is under /api/v1/auth). */
   readonly url: string;
   /** This service's key, from `npm run service-key -- create <name>` on Portcullis. */
   readonly serviceKey: string;
-  /** Credentials remembered at most; the least recently used go first. Default 10,000. */
+  /** Bearer tokens, and API keys, remembered at most (each); the least recently used go first. Default 10,000. */
   readonly cacheSize?: number;
   /** How long an introspection may take before the request is answered 503. Default 2,000 ms. */
   readonly timeoutMs?: number;
@@ -47,8 +48,8 @@ function refuse(res: Response, status: number, error: string): void {
 }
 
 interface Asked {
-  readonly request: IntrospectionRequest;
-  /** The cache key: the kind and the credential itself. */
+  readonly kind: CredentialKind;
+  /** The credential itself: the token or the raw key. */
   readonly credential: string;
   /** What a refusal of this credential is called. */
   readonly refusal: string;
@@ -60,12 +61,12 @@ function credentialOf(req: Request): Asked | string {
   if (header !== undefined) {
     const apiKey = Array.isArray(header) ? header.join(', ') : header;
     if (apiKey.length !== API_KEY_LENGTH || !apiKey.startsWith(API_KEY_PREFIX)) return 'Invalid API key format';
-    return { request: { api_key: apiKey }, credential: `k:${apiKey}`, refusal: 'Invalid API key' };
+    return { kind: 'api_key', credential: apiKey, refusal: 'Invalid API key' };
   }
   const authorization = req.headers.authorization;
   if (authorization?.startsWith(BEARER)) {
     const token = authorization.slice(BEARER.length);
-    return { request: { token }, credential: `t:${token}`, refusal: 'Invalid or expired token' };
+    return { kind: 'token', credential: token, refusal: 'Invalid or expired token' };
   }
   return 'Missing authentication';
 }
@@ -88,10 +89,11 @@ function verdictOf(answer: Extract<Introspection, { active: true }>): Verdict {
 export function portcullis(options: PortcullisOptions): PortcullisMiddleware {
   const now = options.now ?? Date.now;
   const onError = options.onError ?? ((error: Error) => console.warn(`portcullis: ${error.message}`));
-  const client = new IntrospectionClient(options.url, options.serviceKey, options.timeoutMs ?? 2_000);
+  const transport = nodeTransport();
+  const client = new IntrospectionClient(options.url, options.serviceKey, options.timeoutMs ?? 2_000, transport);
   const cache = new VerdictCache(options.cacheSize ?? 10_000);
   // Several requests with one unknown credential at once share one introspection.
-  const inFlight = new Map<string, Promise<Introspection>>();
+  const inFlight: Record<CredentialKind, Map<string, Promise<Introspection>>> = { token: new Map(), api_key: new Map() };
   let waiting: Array<() => void> = [];
 
   const feed = new ChangeFeed({
@@ -116,18 +118,21 @@ export function portcullis(options: PortcullisOptions): PortcullisMiddleware {
       onError(reason);
       options.onFeed?.(false);
     },
-  });
+  }, transport);
   feed.start();
 
   const ask = (asked: Asked): Promise<Introspection> => {
-    let pending = inFlight.get(asked.credential);
+    const { kind, credential } = asked;
+    const sharing = inFlight[kind];
+    let pending = sharing.get(credential);
     if (!pending) {
       const generation = cache.generation;
-      pending = client.introspect(asked.request).then((answer) => {
-        if (answer.active) cache.set(asked.credential, verdictOf(answer), generation);
+      const request: IntrospectionRequest = kind === 'token' ? { token: credential } : { api_key: credential };
+      pending = client.introspect(request).then((answer) => {
+        if (answer.active) cache.set(kind, credential, verdictOf(answer), generation);
         return answer;
-      }).finally(() => inFlight.delete(asked.credential));
-      inFlight.set(asked.credential, pending);
+      }).finally(() => sharing.delete(credential));
+      sharing.set(credential, pending);
     }
     return pending;
   };
@@ -143,7 +148,7 @@ export function portcullis(options: PortcullisOptions): PortcullisMiddleware {
       refuse(res, 401, asked);
       return;
     }
-    const known = cache.get(asked.credential, now());
+    const known = cache.get(asked.kind, asked.credential, now());
     if (known) {
       admit(req, next, known.principal);
       return;

@@ -9,22 +9,89 @@ export interface Verdict {
   readonly keyId: string | undefined;
 }
 
+/** Which header a credential came in: a bearer token and an API key are never the same credential. */
+export type CredentialKind = 'token' | 'api_key';
+
 /**
- * Credentials Portcullis vouched for, bounded, least recently used dropped first. It keeps
+ * A bounded map that forgets what was used least recently, kept in two generations: lookups are
+ * served from the newer one without touching the map, an entry found only in the older one moves
+ * up, and when the newer one is full the older one is dropped whole. That keeps a hit to one Map
+ * lookup (a hit in a strict LRU map is a delete and a set as well: the verifier bench,
+ * scripts/bench/verifier.ts, is what that cost was measured against). What goes is approximately
+ * the least recently used: entries not used since the newer generation started.
+ */
+class Generations<V> {
+  private newer = new Map<string, V>();
+  private older = new Map<string, V>();
+
+  constructor(private readonly perGeneration: number) {}
+
+  get size(): number {
+    return this.newer.size + this.older.size;
+  }
+
+  get(key: string): V | undefined {
+    const value = this.newer.get(key);
+    if (value !== undefined) return value;
+    const old = this.older.get(key);
+    if (old !== undefined) {
+      this.older.delete(key);
+      this.put(key, old);
+    }
+    return old;
+  }
+
+  set(key: string, value: V): void {
+    this.older.delete(key);
+    this.put(key, value);
+  }
+
+  delete(key: string): void {
+    this.newer.delete(key);
+    this.older.delete(key);
+  }
+
+  deleteWhere(matches: (value: V) => boolean): void {
+    for (const map of [this.newer, this.older]) {
+      for (const [key, value] of map) if (matches(value)) map.delete(key);
+    }
+  }
+
+  clear(): void {
+    this.newer.clear();
+    this.older.clear();
+  }
+
+  private put(key: string, value: V): void {
+    if (!this.newer.has(key) && this.newer.size >= this.perGeneration) {
+      this.older = this.newer;
+      this.newer = new Map();
+    }
+    this.newer.set(key, value);
+  }
+}
+
+/**
+ * Credentials Portcullis vouched for, bounded, the least recently used dropped first. It keeps
  * anything only while `trusted` (the change feed is open): otherwise a revocation could go unheard.
  * A lookup that started before a change may not store its answer (`generation`), so a slow answer
  * cannot put back what the change just took out. Refusals are never kept: a flood of made-up
- * credentials must not push out the ones in use.
+ * credentials must not push out the ones in use. Tokens and API keys are kept apart, so a key's
+ * text sent as a bearer token is never taken for the key.
  */
 export class VerdictCache {
-  private readonly entries = new Map<string, Verdict>();
+  private readonly byKind: Record<CredentialKind, Generations<Verdict>>;
   private trusted = false;
   private generationCount = 0;
 
-  constructor(private readonly maxEntries: number) {}
+  /** `maxEntries`: for tokens and for API keys each, at most this many remembered. */
+  constructor(maxEntries: number) {
+    const perGeneration = Math.max(1, Math.ceil(maxEntries / 2));
+    this.byKind = { token: new Generations(perGeneration), api_key: new Generations(perGeneration) };
+  }
 
   get size(): number {
-    return this.entries.size;
+    return this.byKind.token.size + this.byKind.api_key.size;
   }
 
   /** Changes every time something may have been invalidated; pass it back to `set`. */
@@ -32,27 +99,20 @@ export class VerdictCache {
     return this.generationCount;
   }
 
-  get(credential: string, nowMs: number): Verdict | undefined {
-    const verdict = this.entries.get(credential);
-    if (!verdict) return undefined;
+  get(kind: CredentialKind, credential: string, nowMs: number): Verdict | undefined {
+    const entries = this.byKind[kind];
+    const verdict = entries.get(credential);
+    if (verdict === undefined) return undefined;
     if (verdict.expiresAtMs !== null && nowMs >= verdict.expiresAtMs) {
-      this.entries.delete(credential);
+      entries.delete(credential);
       return undefined;
     }
-    // Most recently used last: Map keeps insertion order.
-    this.entries.delete(credential);
-    this.entries.set(credential, verdict);
     return verdict;
   }
 
-  set(credential: string, verdict: Verdict, generation: number): void {
+  set(kind: CredentialKind, credential: string, verdict: Verdict, generation: number): void {
     if (!this.trusted || generation !== this.generationCount) return;
-    this.entries.delete(credential);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-    this.entries.set(credential, verdict);
+    this.byKind[kind].set(credential, verdict);
   }
 
   /** A member removed, re-roled, or whose password changed: their tokens and keys all go. */
@@ -78,11 +138,13 @@ export class VerdictCache {
 
   private clear(): void {
     this.generationCount += 1;
-    this.entries.clear();
+    this.byKind.token.clear();
+    this.byKind.api_key.clear();
   }
 
   private drop(matches: (verdict: Verdict) => boolean): void {
     this.generationCount += 1;
-    for (const [credential, verdict] of this.entries) if (matches(verdict)) this.entries.delete(credential);
+    this.byKind.token.deleteWhere(matches);
+    this.byKind.api_key.deleteWhere(matches);
   }
 }
