@@ -58,7 +58,7 @@ describe('startTestPortcullis: the kit as a Portcullis over HTTP', () => {
     const serviceKey = await pc.serviceKey();
     const introspect = (headers: Record<string, string>) => request(pc.url).post(`${AUTH}/introspect`).set(headers).send({ token: owner.token });
 
-    for (const headers of [{}, { 'x-service-key': UNKNOWN_SERVICE_KEY }]) {
+    for (const headers of [{}, { 'x-service-key': UNKNOWN_SERVICE_KEY }] as Array<Record<string, string>>) {
       const refused = await introspect(headers);
       expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: { error: 'Invalid or missing service key' } });
     }
