@@ -30,7 +30,7 @@ export class DownstreamDidNotFollow extends Error {
 
 const DEFAULT_TIMEOUT_MS = 2_000;
 
-function describe(answer: ProbeAnswer): string {
+function shown(answer: ProbeAnswer): string {
   const body = answer.body === undefined ? '' : ` ${JSON.stringify(answer.body)}`;
   return `${answer.status}${body}`;
 }
@@ -90,7 +90,7 @@ export class TestPortcullisServer extends TestPortcullis {
     options: SeenAfterOptions = {},
   ): Promise<A> {
     const before = await probe();
-    if (expected(before)) throw new Error(`the probe already answered ${describe(before)} before the change: the test would prove nothing`);
+    if (expected(before)) throw new Error(`the probe already answered ${shown(before)} before the change: the test would prove nothing`);
     if (this.streams.count === 0) {
       throw new Error('no change stream is open on the test Portcullis: await the client library\'s feedReady() first, or nothing is remembered and the change has nowhere to travel');
     }
@@ -105,10 +105,10 @@ export class TestPortcullisServer extends TestPortcullis {
     let answer = await probe();
     while (!expected(answer)) {
       if (answer.status !== before.status) {
-        throw new Error(`after the change the downstream answered ${describe(answer)}: neither its answer before (${describe(before)}) nor the one expected`);
+        throw new Error(`after the change the downstream answered ${shown(answer)}: neither its answer before (${shown(before)}) nor the one expected`);
       }
       if (performance.now() >= deadline) {
-        throw new DownstreamDidNotFollow(`the downstream still answered ${describe(answer)} to ${probes} probes over ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms after the change reached its ${streams} open change stream(s)`);
+        throw new DownstreamDidNotFollow(`the downstream still answered ${shown(answer)} to ${probes} probes over ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms after the change reached its ${streams} open change stream(s)`);
       }
       await nextTurn();
       probes += 1;
@@ -124,7 +124,7 @@ export class TestPortcullisServer extends TestPortcullis {
   async refusedAfter<A extends ProbeAnswer>(change: () => Promise<unknown>, probe: () => PromiseLike<A>, options: SeenAfterOptions = {}): Promise<A> {
     const admittedOrRefused = async (): Promise<A> => {
       const answer = await probe();
-      if (answer.status >= 300 && !isRefusal(answer)) throw new Error(`the probe answered ${describe(answer)}: neither admitted nor refused`);
+      if (answer.status >= 300 && !isRefusal(answer)) throw new Error(`the probe answered ${shown(answer)}: neither admitted nor refused`);
       return answer;
     };
     return this.seenAfter(change, admittedOrRefused, isRefusal, options);
