@@ -1,10 +1,13 @@
 import type { RequestListener } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { AuditTrail } from '../application/audit/audit-trail';
+import { ManageServiceKeys } from '../application/service-keys/manage-service-keys';
+import type { UseCases } from '../application/use-cases';
 import { JwtTokenService } from '../adapters/crypto/jwt-token-service';
 import { NodeSecrets } from '../adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../adapters/crypto/random-uuid-generator';
 import { createApp } from '../adapters/http/app';
+import { MemoryServiceKeys } from '../adapters/persistence/memory/memory-service-keys';
 import { createMemoryStorage } from '../adapters/persistence/memory/memory-storage';
 import { memoryModuleStore } from '../adapters/persistence/modules/memory-module-store';
 import type { ModuleStore } from '../adapters/persistence/modules/module-store';
@@ -25,10 +28,32 @@ export interface TestPortcullisOptions {
   readonly clock?: TestClock | Date;
   /** How long an invite stays pending; the service's default (7 days) when unset. */
   readonly inviteTtlSeconds?: number;
+  /**
+   * How often an idle change stream (GET /api/v1/auth/changes) carries a heartbeat, and checks its
+   * service key again; the service's 15 seconds when unset.
+   */
+  readonly changeHeartbeatMs?: number;
 }
 
 /** High enough that no test meets a rate limit by accident. */
-const UNLIMITED = { global: 1_000_000, login: 1_000_000, signup: 1_000_000 } as const;
+const UNLIMITED = { global: 1_000_000, login: 1_000_000, signup: 1_000_000, introspect: 1_000_000 } as const;
+
+/**
+ * The service trusts a verified service key for 5 seconds on its clock, and the kit's clock stands
+ * still: the kit reads its (memory) service keys on every call instead, so a revoked key is refused
+ * at the next introspection.
+ */
+const SERVICE_KEY_TRUST_MS = 0;
+
+/** What a TestPortcullis is made of: assembleTestPortcullis's work, handed to the constructor. */
+export interface TestPortcullisParts {
+  readonly app: RequestListener;
+  readonly useCases: UseCases;
+  readonly clock: TestClock;
+  readonly unexpectedErrors: unknown[];
+  readonly storage: Storage;
+  readonly serviceKeys: ManageServiceKeys;
+}
 
 /** Any origin will do: supertest sends none, and the CORS policy is tested in the service's own suite. */
 const TEST_ORIGIN = 'http://localhost';
@@ -39,15 +64,36 @@ const TEST_ORIGIN = 'http://localhost';
  * `app` is a Node request listener: hand it to supertest, or to http.createServer.
  */
 export class TestPortcullis extends TestWorld {
-  constructor(
-    readonly app: RequestListener,
-    world: ConstructorParameters<typeof TestWorld>[0],
-    clock: TestClock,
-    /** Errors the app answered with a 500 or 503: a test may assert it stays empty. */
-    readonly unexpectedErrors: unknown[],
-    private readonly storage: Storage,
-  ) {
-    super(world, clock);
+  readonly app: RequestListener;
+  /** Errors the app answered with a 500 or 503: a test may assert it stays empty. */
+  readonly unexpectedErrors: unknown[];
+  private readonly storage: Storage;
+  private readonly serviceKeys: ManageServiceKeys;
+  /** The raw keys the kit made, with the id each is revoked by. */
+  private readonly serviceKeyIds = new Map<string, string>();
+
+  constructor(parts: TestPortcullisParts) {
+    super(parts.useCases, parts.clock);
+    this.app = parts.app;
+    this.unexpectedErrors = parts.unexpectedErrors;
+    this.storage = parts.storage;
+    this.serviceKeys = parts.serviceKeys;
+  }
+
+  /**
+   * A raw service key (what `npm run service-key -- create <name>` prints): introspection and the
+   * change stream accept it until `revokeServiceKey`. Names are unique among keys in use.
+   */
+  async serviceKey(name = `downstream-${this.serviceKeyIds.size + 1}`): Promise<string> {
+    const { key, rawKey } = await this.serviceKeys.create(name);
+    this.serviceKeyIds.set(rawKey, key.id);
+    return rawKey;
+  }
+
+  /** Revokes a service key the kit made: the next introspection with it is answered 401. */
+  async revokeServiceKey(rawKey: string): Promise<void> {
+    const id = this.serviceKeyIds.get(rawKey);
+    if (id === undefined || !(await this.serviceKeys.revoke(id))) throw new Error('not a service key of this kit in use: make it with serviceKey()');
   }
 
   /** Lets go of the storage (nothing to do on memory; kept so a test's afterAll reads the same everywhere). */
@@ -72,17 +118,26 @@ export async function createTestPortcullis(options: TestPortcullisOptions = {}):
  * flow on PGlite and Postgres with it. Not part of the kit's public entry point.
  */
 export async function assembleTestPortcullis(storage: Storage, moduleStore: ModuleStore, options: TestPortcullisOptions = {}): Promise<TestPortcullis> {
+  return new TestPortcullis(await assembleParts(storage, moduleStore, options));
+}
+
+/** The kit's composition, for TestPortcullis and the kit's server (test-portcullis-server.ts) alike. */
+export async function assembleParts(storage: Storage, moduleStore: ModuleStore, options: TestPortcullisOptions): Promise<TestPortcullisParts> {
   const clock = options.clock instanceof TestClock ? options.clock : new TestClock(options.clock);
   const defaults = loadConfig({});
   const ids = new RandomUuidGenerator();
+  const secrets = new NodeSecrets();
+  const serviceKeyStore = new MemoryServiceKeys();
   const useCases = await buildUseCases(storage, {
     hasher: new InsecureFastPasswordHasherForTestsOnly(),
     tokens: new JwtTokenService(randomBytes(32).toString('hex')),
     ids,
-    secrets: new NodeSecrets(),
+    secrets,
     clock,
     loginThrottle: new MemoryLoginThrottle(defaults.loginFailures, clock),
+    serviceKeys: serviceKeyStore,
   }, {
+    serviceKeyTrustMs: SERVICE_KEY_TRUST_MS,
     inviteTtlSeconds: options.inviteTtlSeconds ?? defaults.inviteTtlSeconds,
     moduleAuditActions: (options.modules ?? []).flatMap((module) => module.auditActions ?? []),
   });
@@ -92,6 +147,8 @@ export async function assembleTestPortcullis(storage: Storage, moduleStore: Modu
     onError: (error) => unexpectedErrors.push(error),
     modules: composed.http,
     apiReferenceJson: composed.apiReferenceJson,
+    changeHeartbeatMs: options.changeHeartbeatMs,
   });
-  return new TestPortcullis(app, useCases, clock, unexpectedErrors, storage);
+  const serviceKeys = new ManageServiceKeys({ serviceKeys: serviceKeyStore, ids, secrets, clock });
+  return { app, useCases, clock, unexpectedErrors, storage, serviceKeys };
 }

@@ -8,6 +8,9 @@
  */
 import 'reflect-metadata';
 export { createTestPortcullis, TestPortcullis, type TestPortcullisOptions } from './create-test-portcullis';
+export {
+  startTestPortcullis, TestPortcullisServer, DownstreamDidNotFollow, type ProbeAnswer, type SeenAfterOptions,
+} from './test-portcullis-server';
 export { TestClock, type Duration } from './test-clock';
 export { InsecureFastPasswordHasherForTestsOnly, InsecureHasherInProductionError } from './insecure-fast-password-hasher';
 export {

@@ -207,6 +207,17 @@ export class TestWorld {
     return member;
   }
 
+  /**
+   * The owner gives the member another role (PATCH /members/:id). A role change ends the member's
+   * tokens, so they log in again: the object given is updated with the role and the fresh token.
+   * Their keys act with the new role from now on.
+   */
+  async changeRole(member: TestMember, role: InvitableRole): Promise<TestMember> {
+    await this.useCases.changeMemberRole.execute(await this.ownerOf(member), member.userId, role);
+    (member as MemberRecord).role = role;
+    return this.login(member);
+  }
+
   /** Moves the kit's clock forward: invites and keys expire, throttling windows pass. */
   advanceTime(duration: Duration): Date {
     return this.clock.advance(duration);
