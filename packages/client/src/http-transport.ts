@@ -13,6 +13,8 @@ export interface Transport {
   postJson(url: URL, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<{ status: number; body: unknown }>;
   /** GETs a long-lived response; resolves once its head has arrived. `stop` ends it from this side. */
   openStream(url: URL, headers: Record<string, string>): Promise<{ response: IncomingMessage; stop: () => void }>;
+  /** Closes the pooled connections; a later introspection opens new ones. */
+  close(): void;
 }
 
 /** Connections kept open between introspections, so a miss costs a request and not a handshake. */
@@ -69,5 +71,10 @@ export function nodeTransport(): Transport {
       });
       req.on('error', reject);
     }),
+
+    close: () => {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
   };
 }

@@ -31,7 +31,7 @@ export interface PortcullisMiddleware extends RequestHandler {
   readonly feedConnected: boolean;
   /** Resolves once the change feed is open (or at once if it is). */
   feedReady(): Promise<void>;
-  /** Stops the change feed; the middleware then asks Portcullis on every request. */
+  /** Stops the change feed and closes idle connections to Portcullis; the middleware then asks Portcullis on every request. */
   close(): void;
 }
 
@@ -165,6 +165,9 @@ export function portcullis(options: PortcullisOptions): PortcullisMiddleware {
 
   Object.defineProperty(middleware, 'feedConnected', { get: () => feed.connected });
   middleware.feedReady = () => (feed.connected ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)));
-  middleware.close = () => feed.close();
+  middleware.close = () => {
+    feed.close();
+    transport.close();
+  };
   return middleware;
 }
