@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { AUTH, bearer, createInvite, PASSWORD } from '../support/http-fixtures';
 import {
-  type ConsoleService, STARTUP_TIMEOUT_MS, describeIfBrowser, launchChromium, logIn, openConsole, screenshotDirectory, seriousAccessibilityViolations, startService,
+  describeIfBrowser, logIn, openConsole, screenshotDirectory, seriousAccessibilityViolations, useConsole,
 } from '../support/browser';
 
 /**
@@ -12,18 +12,8 @@ import {
  * them to docs/console).
  */
 describeIfBrowser('console: accessibility of every screen (Chromium, axe-core)', () => {
-  let browser: Browser;
-  let service: ConsoleService;
+  const session = useConsole();
   const pictures = screenshotDirectory();
-
-  beforeAll(async () => {
-    [browser, service] = await Promise.all([launchChromium(), startService()]);
-
-  }, STARTUP_TIMEOUT_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await service?.close();
-  });
 
   async function check(page: Page, name: string): Promise<void> {
     await expect(seriousAccessibilityViolations(page)).resolves.toEqual([]);
@@ -31,7 +21,7 @@ describeIfBrowser('console: accessibility of every screen (Chromium, axe-core)',
   }
 
   it('has a scanner that does report a serious violation', async () => {
-    const { page, context } = await openConsole(browser, service.origin, '/console/login');
+    const { page, context } = await openConsole(session.browser, session.service.origin, '/console/login');
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     await page.evaluate("document.querySelector('label').remove()"); // an input without a name
     await expect(seriousAccessibilityViolations(page)).resolves.toEqual([expect.stringMatching(/^critical label: /)]);
@@ -41,19 +31,19 @@ describeIfBrowser('console: accessibility of every screen (Chromium, axe-core)',
   it('finds no serious or critical violation on any screen, signed out or in', async () => {
     const suffix = Date.now().toString(36).slice(-4);
     const ownerEmail = `ada.${suffix}@example.com`;
-    const signup = await request(service.app).post(`${AUTH}/signup`).send({ email: ownerEmail, password: PASSWORD, tenant_name: 'Analytical Engines' }).expect(201);
+    const signup = await request(session.service.app).post(`${AUTH}/signup`).send({ email: ownerEmail, password: PASSWORD, tenant_name: 'Analytical Engines' }).expect(201);
     const owner = { token: signup.body.token as string };
-    const accountOf = await request(service.app).get(`${AUTH}/me`).set(bearer(owner)).expect(200);
+    const accountOf = await request(session.service.app).get(`${AUTH}/me`).set(bearer(owner)).expect(200);
     const ownerAccount = { email: ownerEmail, token: owner.token, tenantId: signup.body.tenant_id as string, userId: accountOf.body.user_id as string, role: 'owner' };
     for (const [name, role] of [['grace', 'admin'], ['linus', 'viewer']] as const) {
-      const joining = await createInvite(service.app, ownerAccount, { email: `${name}.${suffix}@example.com`, role });
-      await request(service.app).post(`${AUTH}/signup`).send({ email: joining.email, password: PASSWORD, invite_token: joining.token }).expect(201);
+      const joining = await createInvite(session.service.app, ownerAccount, { email: `${name}.${suffix}@example.com`, role });
+      await request(session.service.app).post(`${AUTH}/signup`).send({ email: joining.email, password: PASSWORD, invite_token: joining.token }).expect(201);
     }
-    await createInvite(service.app, ownerAccount, { email: `barbara.${suffix}@example.com`, role: 'member' });
-    await request(service.app).post(`${AUTH}/api-keys`).set(bearer(owner)).send({ name: 'nightly-export', expires_in_days: 90 }).expect(201);
-    const invite = await createInvite(service.app, ownerAccount, { email: `margaret.${suffix}@example.com`, role: 'viewer' });
+    await createInvite(session.service.app, ownerAccount, { email: `barbara.${suffix}@example.com`, role: 'member' });
+    await request(session.service.app).post(`${AUTH}/api-keys`).set(bearer(owner)).send({ name: 'nightly-export', expires_in_days: 90 }).expect(201);
+    const invite = await createInvite(session.service.app, ownerAccount, { email: `margaret.${suffix}@example.com`, role: 'viewer' });
 
-    const { page, context, problems } = await openConsole(browser, service.origin, `/console/join?token=${invite.token}`);
+    const { page, context, problems } = await openConsole(session.browser, session.service.origin, `/console/join?token=${invite.token}`);
     await page.getByRole('heading', { level: 1, name: 'Join' }).waitFor();
     await check(page, 'join');
     await page.getByRole('link', { name: 'Sign up' }).first().click();

@@ -1,42 +1,20 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { AUTH, bearer, createInvite, joinWithRole, PASSWORD, signupOwner } from '../support/http-fixtures';
-import { type ConsolePage, type ConsoleService, STARTUP_TIMEOUT_MS, describeIfBrowser, launchChromium, logIn, openConsole, startService, tabTo } from '../support/browser';
+import { describeIfBrowser, logIn, tabTo, useConsole } from '../support/browser';
 
 describeIfBrowser('console: the administration screens (Chromium)', () => {
-  let browser: Browser;
-  let service: ConsoleService;
-  let opened: ConsolePage[] = [];
-
-  beforeAll(async () => {
-    [browser, service] = await Promise.all([launchChromium(), startService()]);
-
-  }, STARTUP_TIMEOUT_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await service?.close();
-  });
-  afterEach(async () => {
-    for (const { context, problems } of opened) {
-      await context.close();
-      expect(problems).toEqual([]);
-    }
-    opened = [];
-  });
-  const open = async (address = '/console/') => {
-    const consolePage = await openConsole(browser, service.origin, address);
-    opened.push(consolePage);
-    return consolePage.page;
-  };
+  const session = useConsole();
+  const { open } = session;
   const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
   const cellsOf = (page: Page, rowName: string | RegExp) => page.getByRole('row', { name: rowName }).getByRole('cell').allTextContents();
 
   describe('Members', () => {
     it('changes a member\'s role and removes a member', async () => {
-      const owner = await signupOwner(service.app);
-      const member = await joinWithRole(service.app, owner, 'member');
-      const leaving = await joinWithRole(service.app, owner, 'viewer');
+      const owner = await signupOwner(session.service.app);
+      const member = await joinWithRole(session.service.app, owner, 'member');
+      const leaving = await joinWithRole(session.service.app, owner, 'viewer');
       const page = await open();
       await logIn(page, owner.email, PASSWORD);
       await page.getByRole('combobox', { name: `Role for ${member.email}` }).selectOption('viewer');
@@ -52,7 +30,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
     });
 
     it('shows the API\'s refusal when the last owner would be demoted', async () => {
-      const owner = await signupOwner(service.app);
+      const owner = await signupOwner(session.service.app);
       const page = await open();
       await logIn(page, owner.email, PASSWORD);
       await page.getByRole('combobox', { name: `Role for ${owner.email}` }).selectOption('admin');
@@ -62,8 +40,8 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
     });
 
     it('gives an admin no controls over an owner, and no role above admin to grant', async () => {
-      const owner = await signupOwner(service.app);
-      const admin = await joinWithRole(service.app, owner, 'admin');
+      const owner = await signupOwner(session.service.app);
+      const admin = await joinWithRole(session.service.app, owner, 'admin');
       const page = await open();
       await logIn(page, admin.email, PASSWORD);
       expect(await cellsOf(page, new RegExp(`^${owner.email}`))).toEqual([owner.email, 'owner', expect.any(String), 'Only an owner can change an owner.']);
@@ -74,7 +52,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
 
   describe('Invitations', () => {
     it('invites with the keyboard alone; the link, shown once, copies and lets the person join', async () => {
-      const owner = await signupOwner(service.app);
+      const owner = await signupOwner(session.service.app);
       const page = await open();
       await logIn(page, owner.email, PASSWORD);
       await tabTo(page, nav(page).getByRole('link', { name: 'Invitations' }));
@@ -93,7 +71,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       const link = await panel.getByRole('textbox', { name: 'Invitation link' }).inputValue();
       const token = await panel.getByRole('textbox', { name: 'Invitation token' }).inputValue();
       expect(token).toMatch(/^[0-9a-f]{64}$/);
-      expect(link).toBe(`${service.origin}/console/join?token=${token}`);
+      expect(link).toBe(`${session.service.origin}/console/join?token=${token}`);
       await tabTo(page, panel.getByRole('button', { name: 'Copy link' }));
       await page.keyboard.press('Enter');
       await panel.getByText('Copied.').waitFor();
@@ -104,7 +82,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       await page.keyboard.press('Enter');
       await expect(page.getByRole('textbox', { name: 'Invitation token' }).count()).resolves.toBe(0); // shown once
 
-      const invitee = await open(link.slice(service.origin.length));
+      const invitee = await open(link.slice(session.service.origin.length));
       await invitee.getByLabel('E-mail').fill(invited);
       await invitee.getByLabel('Password').fill(PASSWORD);
       await invitee.getByRole('button', { name: 'Join' }).click();
@@ -113,9 +91,9 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
     });
 
     it('lists pending invitations newest first and revokes one', async () => {
-      const owner = await signupOwner(service.app);
-      const older = await createInvite(service.app, owner);
-      const newer = await createInvite(service.app, owner, { role: 'admin' });
+      const owner = await signupOwner(session.service.app);
+      const older = await createInvite(session.service.app, owner);
+      const newer = await createInvite(session.service.app, owner, { role: 'admin' });
       const page = await open();
       await logIn(page, owner.email, PASSWORD);
       await nav(page).getByRole('link', { name: 'Invitations' }).click();
@@ -126,25 +104,25 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       await page.getByRole('button', { name: `Revoke invitation for ${older.email}` }).click();
       await expect(page.getByRole('status').filter({ hasText: 'revoked' }).textContent()).resolves.toBe(`The invitation for ${older.email} was revoked.`);
       await page.getByRole('row', { name: new RegExp(older.email) }).waitFor({ state: 'detached' });
-      const listed = await request(service.app).get(`${AUTH}/invites`).set(bearer(owner)).expect(200);
+      const listed = await request(session.service.app).get(`${AUTH}/invites`).set(bearer(owner)).expect(200);
       expect(listed.body.invites.map((i: { email: string }) => i.email)).toEqual([newer.email]);
     });
 
     it('shows the API\'s refusal of an address that is not one', async () => {
-      const owner = await signupOwner(service.app);
+      const owner = await signupOwner(session.service.app);
       const page = await open();
       await logIn(page, owner.email, PASSWORD);
       await nav(page).getByRole('link', { name: 'Invitations' }).click();
       await page.getByRole('textbox', { name: 'E-mail' }).fill('not-an-address');
       await page.getByRole('button', { name: 'Invite' }).click();
-      const apiSays = await request(service.app).post(`${AUTH}/invite`).set(bearer(owner)).send({ email: 'not-an-address', role: 'member' }).expect(400);
+      const apiSays = await request(session.service.app).post(`${AUTH}/invite`).set(bearer(owner)).send({ email: 'not-an-address', role: 'member' }).expect(400);
       await expect(page.getByRole('alert').textContent()).resolves.toBe(apiSays.body.error);
     });
   });
 
   describe('API keys', () => {
     it('creates a key with the keyboard alone, shows it once, lists it, and revokes it', async () => {
-      const owner = await signupOwner(service.app);
+      const owner = await signupOwner(session.service.app);
       const page = await open();
       await logIn(page, owner.email, PASSWORD);
       await tabTo(page, nav(page).getByRole('link', { name: 'API keys' }));
@@ -165,7 +143,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       await page.keyboard.press('Enter');
       await panel.getByText('Copied.').waitFor();
       await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(key);
-      await request(service.app).get(`${AUTH}/me`).set('x-api-key', key).expect(200);
+      await request(session.service.app).get(`${AUTH}/me`).set('x-api-key', key).expect(200);
 
       await page.keyboard.press('Tab');
       await tabTo(page, panel.getByRole('button', { name: 'Done' }));
@@ -181,29 +159,29 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       await page.getByRole('button', { name: `Revoke key ${prefix}` }).click();
       await expect(page.getByRole('status').filter({ hasText: 'revoked' }).textContent()).resolves.toBe(`Key ${prefix} was revoked.`);
       await page.getByRole('row', { name: new RegExp(`^${prefix}.*Revoked`) }).waitFor();
-      await request(service.app).get(`${AUTH}/me`).set('x-api-key', key).expect(401);
+      await request(session.service.app).get(`${AUTH}/me`).set('x-api-key', key).expect(401);
     });
 
     it('shows the API\'s refusal of an expiry beyond its limit', async () => {
-      const owner = await signupOwner(service.app);
+      const owner = await signupOwner(session.service.app);
       const page = await open();
       await logIn(page, owner.email, PASSWORD);
       await nav(page).getByRole('link', { name: 'API keys' }).click();
       await page.getByRole('spinbutton', { name: 'Expires in (days)' }).fill('400');
       await page.getByRole('button', { name: 'Create key' }).click();
-      const apiSays = await request(service.app).post(`${AUTH}/api-keys`).set(bearer(owner)).send({ expires_in_days: 400 }).expect(400);
+      const apiSays = await request(session.service.app).post(`${AUTH}/api-keys`).set(bearer(owner)).send({ expires_in_days: 400 }).expect(400);
       await expect(page.getByRole('alert').textContent()).resolves.toBe(apiSays.body.error);
-      const listed = await request(service.app).get(`${AUTH}/api-keys`).set(bearer(owner)).expect(200);
+      const listed = await request(session.service.app).get(`${AUTH}/api-keys`).set(bearer(owner)).expect(200);
       expect(listed.body.api_keys).toEqual([]);
     });
   });
 
   describe('Audit log', () => {
     it('lists events newest first, pages, filters by action and actor, and exports the shown page as CSV', async () => {
-      const owner = await signupOwner(service.app);
-      const admin = await joinWithRole(service.app, owner, 'admin');
-      for (let i = 0; i < 26; i += 1) await createInvite(service.app, owner);
-      await createInvite(service.app, admin);
+      const owner = await signupOwner(session.service.app);
+      const admin = await joinWithRole(session.service.app, owner, 'admin');
+      for (let i = 0; i < 26; i += 1) await createInvite(session.service.app, owner);
+      await createInvite(session.service.app, admin);
       const page = await open();
       await logIn(page, owner.email, PASSWORD);
       await nav(page).getByRole('link', { name: 'Audit log' }).click();
@@ -240,8 +218,8 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
     });
 
     it('is refused to a viewer: no link to it, and its address says what the API would', async () => {
-      const owner = await signupOwner(service.app);
-      const viewer = await joinWithRole(service.app, owner, 'viewer');
+      const owner = await signupOwner(session.service.app);
+      const viewer = await joinWithRole(session.service.app, owner, 'viewer');
       const page = await open();
       await logIn(page, viewer.email, PASSWORD, 'Account');
       await expect(nav(page).getByRole('link').allTextContents()).resolves.toEqual(['Account']);
@@ -249,14 +227,14 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
       await expect(page.getByRole('alert').textContent()).resolves.toBe('Requires admin role or higher');
       await expect(page.getByRole('button').count()).resolves.toBe(0);
-      const apiSays = await request(service.app).get(`${AUTH}/audit-events`).set(bearer(viewer)).expect(403);
+      const apiSays = await request(session.service.app).get(`${AUTH}/audit-events`).set(bearer(viewer)).expect(403);
       expect(apiSays.body.error).toBe('Requires admin role or higher');
     });
   });
 
   describe('Account', () => {
     it('shows who you are, refuses a wrong current password, changes it, keeps working, and logs out', async () => {
-      const owner = await signupOwner(service.app);
+      const owner = await signupOwner(session.service.app);
       const page = await open();
       await logIn(page, owner.email, PASSWORD);
       await nav(page).getByRole('link', { name: 'Account' }).click();
@@ -273,7 +251,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       // The page now holds the fresh token: the old one is refused, the screens still load.
       await nav(page).getByRole('link', { name: 'Members' }).click();
       await page.getByRole('row', { name: new RegExp(owner.email) }).waitFor();
-      await request(service.app).get(`${AUTH}/me`).set(bearer(owner)).expect(401);
+      await request(session.service.app).get(`${AUTH}/me`).set(bearer(owner)).expect(401);
 
       await nav(page).getByRole('link', { name: 'Account' }).click();
       await page.getByRole('button', { name: 'Log out' }).click();

@@ -4,36 +4,14 @@ import request from 'supertest';
 import { AUTH, bearer, createInvite, PASSWORD, signupOwner } from '../support/http-fixtures';
 import type { ChildProcess } from 'node:child_process';
 import {
-  type ConsolePage, type ConsoleService, STARTUP_TIMEOUT_MS, describeIfBrowser, freePort, launchChromium, openConsole, startDevServer, startService, startServiceInMemory,
+  type ConsoleService, STARTUP_TIMEOUT_MS, describeIfBrowser, freePort, launchChromium, openConsole, startDevServer, startServiceInMemory, useConsole,
 } from '../support/browser';
 
 const email = (name: string) => `${name}.${randomBytes(3).toString('hex')}@example.com`;
 
 describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
-  let browser: Browser;
-  let service: ConsoleService;
-  let opened: ConsolePage[] = [];
-
-  beforeAll(async () => {
-    [browser, service] = await Promise.all([launchChromium(), startService()]);
-
-  }, STARTUP_TIMEOUT_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await service?.close();
-  });
-  afterEach(async () => {
-    for (const { context, problems } of opened) {
-      await context.close();
-      expect(problems).toEqual([]);
-    }
-    opened = [];
-  });
-  const open = async (address?: string) => {
-    const consolePage = await openConsole(browser, service.origin, address);
-    opened.push(consolePage);
-    return consolePage.page;
-  };
+  const session = useConsole();
+  const { open } = session;
 
   it('signs up a new organisation and lands its owner on Members', async () => {
     const page = await open('/console/');
@@ -44,8 +22,11 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
-    await expect(page.getByRole('row', { name: new RegExp(`${owner} \\(you\\) owner`) }).count()).resolves.toBe(1);
-    expect(page.url()).toBe(`${service.origin}/console/members`);
+    // The heading comes before the member list has loaded: wait for the row, then check it is the only one.
+    const ownRow = page.getByRole('row', { name: new RegExp(`${owner} \\(you\\) owner`) });
+    await ownRow.waitFor();
+    await expect(ownRow.count()).resolves.toBe(1);
+    expect(page.url()).toBe(`${session.service.origin}/console/members`);
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const link of ['Members', 'Invitations', 'API keys', 'Audit log', 'Account']) {
       await expect(nav.getByRole('link', { name: link }).isVisible()).resolves.toBe(true);
@@ -53,7 +34,7 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
   });
 
   it('shows the API\'s refusal when the e-mail is already registered', async () => {
-    const existing = await signupOwner(service.app);
+    const existing = await signupOwner(session.service.app);
     const page = await open('/console/signup');
     await page.getByLabel('Organisation name').fill('Second Try');
     await page.getByLabel('E-mail').fill(existing.email);
@@ -64,7 +45,7 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
   });
 
   it('logs in, and refuses a wrong password in the API\'s words', async () => {
-    const owner = await signupOwner(service.app);
+    const owner = await signupOwner(session.service.app);
     const page = await open('/console/login');
     await page.getByLabel('E-mail').fill(owner.email);
     await page.getByLabel('Password').fill('not the password');
@@ -77,8 +58,8 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
   });
 
   it('joins from an invitation link with its token filled in, as a member who sees only Account', async () => {
-    const owner = await signupOwner(service.app);
-    const invite = await createInvite(service.app, owner, { role: 'member' });
+    const owner = await signupOwner(session.service.app);
+    const invite = await createInvite(session.service.app, owner, { role: 'member' });
     const page = await open(`/console/join?token=${invite.token}`);
     await expect(page.getByLabel('Invitation token').inputValue()).resolves.toBe(invite.token);
     await page.getByLabel('E-mail').fill(invite.email);
@@ -91,9 +72,9 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
   });
 
   it('refuses an invitation that was already used, in the API\'s words', async () => {
-    const owner = await signupOwner(service.app);
-    const invite = await createInvite(service.app, owner);
-    await request(service.app).post(`${AUTH}/signup`).send({ email: invite.email, password: PASSWORD, invite_token: invite.token }).expect(201);
+    const owner = await signupOwner(session.service.app);
+    const invite = await createInvite(session.service.app, owner);
+    await request(session.service.app).post(`${AUTH}/signup`).send({ email: invite.email, password: PASSWORD, invite_token: invite.token }).expect(201);
     const page = await open(`/console/join?token=${invite.token}`);
     await page.getByLabel('E-mail').fill(email('late'));
     await page.getByLabel('Password').fill(PASSWORD);
@@ -102,15 +83,15 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
   });
 
   it('returns to Log in with a note when the session\'s token stops working', async () => {
-    const owner = await signupOwner(service.app);
+    const owner = await signupOwner(session.service.app);
     const page = await open('/console/login');
     await page.getByLabel('E-mail').fill(owner.email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
     // Elsewhere, the owner changes the password: every token issued before it, the page's included, ends.
-    const fresh = await request(service.app).post(`${AUTH}/login`).send({ email: owner.email, password: PASSWORD }).expect(200);
-    await request(service.app).post(`${AUTH}/password`).set(bearer({ token: fresh.body.token as string }))
+    const fresh = await request(session.service.app).post(`${AUTH}/login`).send({ email: owner.email, password: PASSWORD }).expect(200);
+    await request(session.service.app).post(`${AUTH}/password`).set(bearer({ token: fresh.body.token as string }))
       .send({ current_password: PASSWORD, new_password: 'a brand new passphrase' }).expect(200);
     await page.getByRole('link', { name: 'Invitations' }).click();
     await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
@@ -120,20 +101,10 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
 });
 
 describeIfBrowser('console: rate limits (Chromium)', () => {
-  let browser: Browser;
-  let service: ConsoleService;
-
-  beforeAll(async () => {
-    [browser, service] = await Promise.all([launchChromium(), startServiceInMemory({ rateLimits: { global: 1_000, login: 2, signup: 3 } })]);
-
-  }, STARTUP_TIMEOUT_MS);
-  afterAll(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const session = useConsole(() => startServiceInMemory({ rateLimits: { global: 1_000, login: 2, signup: 3 } }));
 
   it('says when to try again after a 429, from Retry-After', async () => {
-    const { page, context, problems } = await openConsole(browser, service.origin, '/console/login');
+    const { page, context, problems } = await openConsole(session.browser, session.service.origin, '/console/login');
     await page.getByLabel('E-mail').fill('nobody@example.com');
     await page.getByLabel('Password').fill('not the password');
     for (const expected of ['Invalid credentials', 'Invalid credentials']) {

@@ -189,3 +189,55 @@ export function screenshotDirectory(): string {
   mkdirSync(directory, { recursive: true });
   return directory;
 }
+
+/** A describe block's browser and service, started once for its tests, and the pages its tests open. */
+export interface ConsoleSession {
+  readonly browser: Browser;
+  readonly service: ConsoleService;
+  /** Opens the console in a fresh context; after the test the context is closed and its page must have reported no problem. */
+  open(address?: string): Promise<Page>;
+}
+
+/**
+ * Registers the block's hooks: Chromium and a service (`start`, the database-backed service by
+ * default) before all its tests, both closed after them, and each test's pages checked and closed
+ * after it. Read `browser` and `service` inside tests and hooks only: they exist once started.
+ */
+export function useConsole(start: () => Promise<ConsoleService> = startService): ConsoleSession {
+  let browser: Browser | undefined;
+  let service: ConsoleService | undefined;
+  let opened: ConsolePage[] = [];
+  beforeAll(async () => {
+    [browser, service] = await Promise.all([launchChromium(), start()]);
+  }, STARTUP_TIMEOUT_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+  afterEach(async () => {
+    const closing = opened;
+    opened = [];
+    for (const { context, problems } of closing) {
+      await context.close();
+      expect(problems).toEqual([]);
+    }
+  });
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} is not started yet: read it inside a test or hook`);
+    return value;
+  };
+  const session: ConsoleSession = {
+    get browser() {
+      return started(browser, 'the browser');
+    },
+    get service() {
+      return started(service, 'the service');
+    },
+    open: async (address = '/console/') => {
+      const consolePage = await openConsole(session.browser, session.service.origin, address);
+      opened.push(consolePage);
+      return consolePage.page;
+    },
+  };
+  return session;
+}
