@@ -1,5 +1,5 @@
 import { LastOwner, OwnerRoleRequired, RoleAboveOwn } from './errors';
-import { roleLevel, type Role } from './role';
+import { INVITABLE_ROLES, type InvitableRole, roleLevel, type Role } from './role';
 
 /** Who is acting, on whom, and how many owners the tenant has, all read inside one transaction. */
 export interface MembershipChange {
@@ -22,4 +22,12 @@ export function assertMayChangeRole(change: MembershipChange, newRole: Role): vo
 export function assertMayRemove(change: MembershipChange): void {
   if (change.targetRole === 'owner' && change.callerRole !== 'owner') throw new OwnerRoleRequired();
   if (change.targetRole === 'owner' && change.ownerCount <= 1) throw new LastOwner();
+}
+
+/**
+ * An invite grants nothing its sender does not hold: the pending invites a member sent for a role
+ * above `standing` (their new role, or null once they are removed: every role) no longer stand.
+ */
+export function invitesOutranking(standing: Role | null): InvitableRole[] {
+  return INVITABLE_ROLES.filter((role) => standing === null || roleLevel(role) > roleLevel(standing));
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { AUTH, bearer, createApiKey, expectError, joinWithRole, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
+import { AUTH, bearer, createApiKey, createInvite, expectError, joinWithRole, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
+import { uniqueEmail } from '../support/test-use-cases';
 import { TEST_JWT_SECRET } from '../support/test-use-cases';
 
 export interface LifecycleApp {
@@ -201,6 +202,36 @@ export function describeLifecycle(name: string, open: () => Promise<LifecycleApp
         expect(members.body.members.map((m: { user_id: string }) => m.user_id)).toEqual([owner.userId]);
         const keys = await request(app).get(`${AUTH}/api-keys`).set(bearer(owner));
         expect(keys.body.api_keys).toEqual([expect.objectContaining({ created_by: admin.userId, revoked: true })]);
+      });
+    });
+
+    describe("a member's pending invites", () => {
+      const signupWith = (token: string) =>
+        request(app).post(`${AUTH}/signup`).send({ email: uniqueEmail('late'), password: PASSWORD, invite_token: token });
+
+      it('a demotion revokes the ones above the new role: accepting one is 400 Invalid invite token', async () => {
+        const owner = await signupOwner(app);
+        const admin = await joinWithRole(app, owner, 'admin');
+        const asAdmin = await createInvite(app, admin, { role: 'admin' });
+        const asMember = await createInvite(app, admin, { role: 'member' });
+
+        await request(app).patch(`${AUTH}/members/${admin.userId}`).set(bearer(owner)).send({ role: 'member' }).expect(200);
+
+        expectError(await signupWith(asAdmin.token), 400, 'Invalid invite token');
+        const listed = await request(app).get(`${AUTH}/invites`).set(bearer(owner));
+        expect(listed.body.invites.map((i: { email: string }) => i.email)).toEqual([asMember.email]);
+        expect((await request(app).post(`${AUTH}/signup`).send({ email: asMember.email, password: PASSWORD, invite_token: asMember.token })).status).toBe(201);
+      });
+
+      it('a removal revokes them all', async () => {
+        const owner = await signupOwner(app);
+        const admin = await joinWithRole(app, owner, 'admin');
+        const invites = [await createInvite(app, admin, { role: 'admin' }), await createInvite(app, admin, { role: 'viewer' })];
+
+        await request(app).delete(`${AUTH}/members/${admin.userId}`).set(bearer(owner)).expect(200);
+
+        for (const invite of invites) expectError(await signupWith(invite.token), 400, 'Invalid invite token');
+        expect((await request(app).get(`${AUTH}/invites`).set(bearer(owner))).body.invites).toEqual([]);
       });
     });
 

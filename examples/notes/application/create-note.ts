@@ -32,7 +32,7 @@ export class CreateNote {
       createdBy: caller.userId,
       createdAt: this.deps.clock.now(),
     };
-    await this.deps.unitOfWork.run(caller.tenantId, async (tx) => {
+    await this.deps.unitOfWork.runAs(caller, 'member', async (tx) => {
       await tx.repos.notes.create(note);
       await tx.audit.append(this.deps.trail.event(origin, {
         tenantId: caller.tenantId, actor: caller, action: 'note.created', targetId: note.id,

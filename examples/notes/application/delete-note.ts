@@ -19,7 +19,8 @@ export class DeleteNote {
     // Not a UUID: no note has it, and it never reaches the database as a type error.
     if (!isUuid(noteId)) throw new NoteNotFound();
     const id = noteId.toLowerCase();
-    const deleted = await this.deps.unitOfWork.run(caller.tenantId, async (tx) => {
+    // As the caller, who must still be an admin when the deletion commits (see runAs).
+    const deleted = await this.deps.unitOfWork.runAs(caller, 'admin', async (tx) => {
       if (!(await tx.repos.notes.delete(caller.tenantId, id))) return false;
       await tx.audit.append(this.deps.trail.event(origin, {
         tenantId: caller.tenantId, actor: caller, action: 'note.deleted', targetId: id,

@@ -4,7 +4,8 @@ import type { TenantUnitOfWork } from '../../../src/application/modules/tenant-u
 import type { ModuleStorageAdapters, ModuleStore } from '../../../src/adapters/persistence/modules/module-store';
 import type { Repositories } from '../../../src/application/ports/repositories';
 import type { AuditEvent } from '../../../src/domain/audit-event';
-import { aTenant } from '../../../test/contract/storage-fixtures';
+import { InsufficientRole, InvalidApiKey, InvalidToken } from '../../../src/domain/errors';
+import { aTenant, aUser } from '../../../test/contract/storage-fixtures';
 import type { NoteRepositories, NoteRepository } from '../application/note-repository';
 import type { Note } from '../domain/note';
 import type { NotesDB } from '../adapters/persistence/kysely-note-repository';
@@ -97,6 +98,24 @@ export function describeNotesStorageCases(name: string, open: () => Promise<Note
       expect(await notes.run(b, (tx) => tx.repos.notes.delete(b, note.id))).toBe(false);
       expect(await notes.run(a, (tx) => tx.repos.notes.delete(a, note.id))).toBe(true);
       expect(await notes.run(a, (tx) => tx.repos.notes.delete(a, note.id))).toBe(false);
+      expect(await list(a)).toEqual([]);
+    });
+
+    it("runAs writes in the caller's name only while the caller still holds the role", async () => {
+      const a = await aStoredTenant();
+      const admin = aUser(a, { role: 'admin' });
+      await backend.identity.users.create(admin);
+      const caller = { tenantId: a, userId: admin.id, role: 'admin', method: 'jwt' } as const;
+      const kept = aNote(a, { createdBy: admin.id });
+      await notes.runAs(caller, 'admin', (tx) => tx.repos.notes.create(kept));
+
+      // Demoted after authenticating: the request's role is stale, the stored one decides.
+      await backend.identity.users.changeRole(a, admin.id, 'member');
+      await expect(notes.runAs(caller, 'admin', (tx) => tx.repos.notes.create(aNote(a)))).rejects.toBeInstanceOf(InsufficientRole);
+      await notes.runAs(caller, 'member', (tx) => tx.repos.notes.delete(a, kept.id));
+      await backend.identity.users.markRemoved(a, admin.id, new Date());
+      await expect(notes.runAs(caller, 'viewer', (tx) => tx.repos.notes.create(aNote(a)))).rejects.toBeInstanceOf(InvalidToken);
+      await expect(notes.runAs({ ...caller, method: 'api_key' }, 'viewer', async () => undefined)).rejects.toBeInstanceOf(InvalidApiKey);
       expect(await list(a)).toEqual([]);
     });
 

@@ -1,6 +1,7 @@
 import { API_KEY_RANDOM_BYTES, apiKeyExpiry, apiKeyLookupPrefix, composeApiKey } from '../../domain/api-key';
 import type { Principal } from '../../domain/principal';
 import { assertRoleAtLeast } from '../../domain/role';
+import { holdCaller } from '../authentication/hold-caller';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/ids';
@@ -43,6 +44,7 @@ export class CreateApiKey {
     const name = input.name ?? null;
     const expiresAt = apiKeyExpiry(now, input.expiresInDays);
     await unitOfWork.run(async (tx) => {
+      await holdCaller(tx.users, caller, 'admin');
       await tx.apiKeys.create({
         id,
         tenantId: caller.tenantId,

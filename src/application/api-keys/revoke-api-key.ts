@@ -2,6 +2,7 @@ import { ApiKeyNotFound, OwnerKeyRequiresOwner } from '../../domain/errors';
 import { isUuid } from '../../domain/ids';
 import type { Principal } from '../../domain/principal';
 import { assertRoleAtLeast } from '../../domain/role';
+import { holdCaller } from '../authentication/hold-caller';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import type { UnitOfWork } from '../ports/unit-of-work';
 
@@ -25,10 +26,11 @@ export class RevokeApiKey {
     const id = keyId.toLowerCase();
     // In a unit of work so that the revocation and its event commit together.
     const outcome = await this.deps.unitOfWork.run(async (tx) => {
+      const callerRole = await holdCaller(tx.users, caller, 'admin');
       const key = await tx.apiKeys.findById(caller.tenantId, id);
       if (!key) return 'not_found' as const;
       // The key acts with its creator's current role: an owner's key is an owner's credential.
-      if (caller.role !== 'owner' && (await tx.users.findById(caller.tenantId, key.userId))?.role === 'owner') {
+      if (callerRole !== 'owner' && (await tx.users.findById(caller.tenantId, key.userId))?.role === 'owner') {
         throw new OwnerKeyRequiresOwner();
       }
       const revocation = await tx.apiKeys.revoke(caller.tenantId, id);

@@ -2,6 +2,7 @@ import { normalizeEmail } from '../../domain/email';
 import { INVITE_TOKEN_BYTES } from '../../domain/invite';
 import type { Principal } from '../../domain/principal';
 import { assertRoleAtLeast, DEFAULT_INVITE_ROLE, type InvitableRole } from '../../domain/role';
+import { holdCaller } from '../authentication/hold-caller';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/ids';
@@ -48,6 +49,7 @@ export class InviteUser {
       createdAt: now,
     };
     await unitOfWork.run(async (tx) => {
+      await holdCaller(tx.users, caller, 'admin');
       await tx.invites.create(invite);
       await tx.auditEvents.append(trail.event(origin, {
         tenantId: caller.tenantId,

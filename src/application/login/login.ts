@@ -7,6 +7,7 @@ import type { PasswordHasher } from '../ports/password-hasher';
 import type { UserRepository } from '../ports/repositories';
 import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
+import type { User } from '../../domain/user';
 
 export interface LoginInput {
   readonly email: string;
@@ -54,17 +55,21 @@ export class Login {
       throw new TooManyFailedLogins(decision.retryAfterSeconds);
     }
 
-    const user = await users.findByEmail(email);
-    const matches = await hasher.verify(input.password, user?.passwordHash ?? dummyHash);
-    if (!user || !matches) {
-      await this.recordFailure(origin, user, 'invalid_credentials');
+    const found = await users.findByEmail(email);
+    const matches = await hasher.verify(input.password, found?.passwordHash ?? dummyHash);
+    if (!found || !matches) {
+      await this.recordFailure(origin, found, 'invalid_credentials');
+      throw new InvalidCredentials();
+    }
+    const verifiedHash = await this.renewHash(found, input.password);
+    // The member as they stand after the slow work: the token carries the role and auth version of
+    // now, and a password changed meanwhile means the one given is no longer theirs.
+    const user = await users.findById(found.tenantId, found.id);
+    if (!user || user.passwordHash !== verifiedHash) {
+      await this.recordFailure(origin, found, 'invalid_credentials');
       throw new InvalidCredentials();
     }
     await throttle.recordSuccess(attempt);
-    // The only moment the plain password is at hand: renew a hash made at older scrypt parameters.
-    if (hasher.needsRehash(user.passwordHash)) {
-      await users.updatePasswordHash(user.tenantId, user.id, await hasher.hash(input.password));
-    }
     await this.deps.auditEvents.append(this.deps.trail.event(origin, {
       tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'login.succeeded', targetId: user.id,
     }));
@@ -72,6 +77,18 @@ export class Login {
       tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion,
     });
     return { token, expiresIn: tokens.expiresIn };
+  }
+
+  /**
+   * The only moment the plain password is at hand: a hash made at older scrypt parameters is made
+   * again, and stored only while the old one still is (a password change in between wins). Returns
+   * the hash the stored one must now be for the password to still be this user's.
+   */
+  private async renewHash(user: User, password: string): Promise<string> {
+    const { users, hasher } = this.deps;
+    if (!hasher.needsRehash(user.passwordHash)) return user.passwordHash;
+    const renewed = await hasher.hash(password);
+    return (await users.updatePasswordHash(user.tenantId, user.id, { from: user.passwordHash, to: renewed })) ? renewed : user.passwordHash;
   }
 
   /**

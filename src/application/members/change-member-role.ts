@@ -2,7 +2,7 @@ import { assertMayChangeRole } from '../../domain/membership';
 import type { Principal } from '../../domain/principal';
 import { assertRoleAtLeast, type Role } from '../../domain/role';
 import { type MemberSummary, memberSummary } from './list-members';
-import { lockMembership, memberIdOrThrow } from './membership-transaction';
+import { lockMembership, memberIdOrThrow, revokeInvitesOutranking } from './membership-transaction';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import type { UnitOfWork } from '../ports/unit-of-work';
 
@@ -13,7 +13,8 @@ export interface ChangeMemberRoleDeps {
 
 /**
  * Sets a member's role under the tenant's membership lock. A real change ends the member's
- * sessions (their tokens carry the old role); setting the role a member already has changes nothing.
+ * sessions (their tokens carry the old role) and, in the same transaction, revokes the pending
+ * invites they sent for a role above the new one; setting the role a member already has changes nothing.
  * Callers may change their own role by the same rules (an owner may step down while another owner remains).
  */
 export class ChangeMemberRole {
@@ -26,13 +27,16 @@ export class ChangeMemberRole {
       const locked = await lockMembership(tx, caller, targetId);
       assertMayChangeRole(locked.change, role);
       if (locked.target.role === role) return locked.target;
+      // The member's row first: work still holding the member's old role (an invite being made)
+      // commits before this goes on, so the revocation below sees what it wrote.
       await tx.users.changeRole(caller.tenantId, targetId, role);
+      const invitesRevoked = await revokeInvitesOutranking(tx, this.deps.trail, origin, caller, targetId, role);
       await tx.auditEvents.append(this.deps.trail.event(origin, {
         tenantId: caller.tenantId,
         actor: caller,
         action: 'member.role_changed',
         targetId,
-        details: { from: locked.target.role, to: role },
+        details: { from: locked.target.role, to: role, invites_revoked: invitesRevoked },
       }));
       return { ...locked.target, role };
     });

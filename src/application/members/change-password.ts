@@ -34,7 +34,9 @@ export interface ChangePasswordDeps {
  * The caller's own password. The current password is checked through the login throttle, counted
  * per account and client address as logins are, so a stolen token cannot be used to guess it faster
  * than a login could, and an attacker's failed logins elsewhere do not stop the owner changing it.
- * Both scrypt runs happen before the transaction, which only writes.
+ * Both scrypt runs happen before the transaction, which only writes, and only while the stored hash
+ * is still the one the current password was verified against. The new token is made from the member
+ * as the change left them: a role change that committed while the hashes were being made is in it.
  */
 export class ChangePassword {
   constructor(private readonly deps: ChangePasswordDeps) {}
@@ -50,18 +52,24 @@ export class ChangePassword {
     if (!(await hasher.verify(input.currentPassword, user.passwordHash))) throw new CurrentPasswordIncorrect();
     await throttle.recordSuccess(attempt);
 
-    const passwordHash = await hasher.hash(input.newPassword);
-    const authVersion = await unitOfWork.run(async (tx) => {
-      const version = await tx.users.changePassword(user.tenantId, user.id, passwordHash);
-      if (version === null) return null;
+    const change = { from: user.passwordHash, to: await hasher.hash(input.newPassword) };
+    const changed = await unitOfWork.run(async (tx) => {
+      const after = await tx.users.changePassword(user.tenantId, user.id, change);
+      if (!after) return null;
       await tx.auditEvents.append(trail.event(origin, {
         tenantId: user.tenantId, actor: caller, action: 'password.changed', targetId: user.id,
       }));
-      return version;
+      return after;
     });
-    if (authVersion === null) throw callerGone(caller);
+    if (!changed) {
+      // Gone, or another password was set since this one was verified: the one given is not current.
+      if (!(await repos.users.findById(caller.tenantId, caller.userId))) throw callerGone(caller);
+      throw new CurrentPasswordIncorrect();
+    }
 
-    const token = tokens.issue({ tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion });
+    const token = tokens.issue({
+      tenantId: changed.tenantId, userId: changed.id, email: changed.email, role: changed.role, authVersion: changed.authVersion,
+    });
     return { token, expiresIn: tokens.expiresIn };
   }
 }

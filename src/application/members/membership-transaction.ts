@@ -1,9 +1,11 @@
 import { MemberNotFound } from '../../domain/errors';
 import { isUuid } from '../../domain/ids';
-import type { MembershipChange } from '../../domain/membership';
+import { invitesOutranking, type MembershipChange } from '../../domain/membership';
 import type { Principal } from '../../domain/principal';
 import type { User } from '../../domain/user';
 import { callerGone } from '../authentication/caller-gone';
+import type { Role } from '../../domain/role';
+import type { AuditTrail, RequestOrigin } from '../audit/audit-trail';
 import type { Repositories } from '../ports/repositories';
 
 export interface LockedMembership {
@@ -33,3 +35,21 @@ export async function lockMembership(tx: Repositories, caller: Principal, target
   return { target, change: { callerRole: actor.role, targetRole: target.role, ownerCount } };
 }
 
+
+/**
+ * Inside a member change's unit of work, after the member's row is written: deletes the pending
+ * invites the member sent for a role above their new standing (null: removed, so all of them), each
+ * recorded as a revocation by the caller, as DELETE /invites/:id records one. Returns how many.
+ */
+export async function revokeInvitesOutranking(
+  tx: Repositories, trail: AuditTrail, origin: RequestOrigin, caller: Principal, memberId: string, standing: Role | null,
+): Promise<number> {
+  const revoked = await tx.invites.deleteUnacceptedFrom(caller.tenantId, memberId, invitesOutranking(standing));
+  for (const inviteId of revoked) {
+    await tx.auditEvents.append(trail.event(origin, {
+      tenantId: caller.tenantId, actor: caller, action: 'invite.revoked', targetId: inviteId,
+      details: { reason: standing === null ? 'inviter_removed' : 'inviter_role_lowered' },
+    }));
+  }
+  return revoked.length;
+}

@@ -1,7 +1,7 @@
 import { assertMayRemove } from '../../domain/membership';
 import type { Principal } from '../../domain/principal';
 import { assertRoleAtLeast } from '../../domain/role';
-import { lockMembership, memberIdOrThrow } from './membership-transaction';
+import { lockMembership, memberIdOrThrow, revokeInvitesOutranking } from './membership-transaction';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import type { Clock } from '../ports/clock';
 import type { UnitOfWork } from '../ports/unit-of-work';
@@ -13,7 +13,7 @@ export interface RemoveMemberDeps {
 }
 
 /**
- * Removes a member and revokes their API keys in the same transaction. The user's row is kept,
+ * Removes a member and revokes their API keys and pending invites in the same transaction. The user's row is kept,
  * marked removed (their keys and the invites they sent still name it); the e-mail is free again.
  * Members may remove themselves, the last owner excepted.
  */
@@ -26,14 +26,17 @@ export class RemoveMember {
     await this.deps.unitOfWork.run(async (tx) => {
       const locked = await lockMembership(tx, caller, targetId);
       assertMayRemove(locked.change);
-      const keysRevoked = await tx.apiKeys.revokeAllOf(caller.tenantId, targetId);
+      // The member's row first: work still holding the member (a key or an invite being made)
+      // commits before this goes on, so the revocations below see what it wrote.
       await tx.users.markRemoved(caller.tenantId, targetId, this.deps.clock.now());
+      const keysRevoked = await tx.apiKeys.revokeAllOf(caller.tenantId, targetId);
+      const invitesRevoked = await revokeInvitesOutranking(tx, this.deps.trail, origin, caller, targetId, null);
       await tx.auditEvents.append(this.deps.trail.event(origin, {
         tenantId: caller.tenantId,
         actor: caller,
         action: 'member.removed',
         targetId,
-        details: { role: locked.target.role, api_keys_revoked: keysRevoked },
+        details: { role: locked.target.role, api_keys_revoked: keysRevoked, invites_revoked: invitesRevoked },
       }));
     });
   }

@@ -1,4 +1,6 @@
 import type { AuditEvent } from '../../domain/audit-event';
+import type { Principal } from '../../domain/principal';
+import type { Role } from '../../domain/role';
 
 /** What one tenant-scoped transaction hands a module's work. */
 export interface TenantTransaction<R> {
@@ -23,6 +25,15 @@ export interface TenantUnitOfWork<R> {
    * all rolled back, keeping nothing, when it rejects (the rejection is rethrown).
    */
   run<T>(tenantId: string, work: (tx: TenantTransaction<R>) => Promise<T>): Promise<T>;
+  /**
+   * `run` in the caller's tenant, for work done in the caller's name that their role allows: before
+   * the work starts, the transaction reads the caller's role again and holds it until it commits. A
+   * demotion or removal committed since the request was authenticated refuses the work (the
+   * contract's 403 `Requires <minimum> role or higher`, or the credential's 401 when the caller is
+   * gone); one committed later waits for the work. The role the request came with is moments old;
+   * this is what keeps a write from being made on the strength of a role already taken away.
+   */
+  runAs<T>(caller: Principal, minimum: Role, work: (tx: TenantTransaction<R>) => Promise<T>): Promise<T>;
   /**
    * For reads: each statement runs on its own behind the same wall (on Postgres in one round trip,
    * with the tenant setting in the same implicit transaction). Writes belong in `run`.

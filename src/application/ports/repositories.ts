@@ -1,7 +1,7 @@
 import type { ApiKey } from '../../domain/api-key';
 import type { AuditEventRepository } from './audit-events';
 import type { Invite, InviteSummary } from '../../domain/invite';
-import type { Role } from '../../domain/role';
+import type { InvitableRole, Role } from '../../domain/role';
 import type { Tenant } from '../../domain/tenant';
 import type { User } from '../../domain/user';
 
@@ -14,6 +14,7 @@ export interface TenantRepository {
    * Serialises changes to the tenant's members: inside a unit of work, holds the tenant's row lock
    * until the work ends, so a second change of the same tenant waits and then reads the first one's
    * result. Returns false when there is no such tenant. Outside a unit of work it protects nothing.
+   * It does not hold back work that only adds rows naming the tenant (a signup, an invite, a key).
    */
   lockMembership(tenantId: string): Promise<boolean>;
   /**
@@ -39,28 +40,48 @@ export interface UserRepository {
    * in another tenant (a token naming a tenant and user that do not go together).
    */
   findAuthState(tenantId: string, userId: string): Promise<UserAuthState | null>;
+  /**
+   * The member's auth state, as findAuthState, and inside a unit of work a hold on it until the work
+   * ends: a change of the member's role or password, or their removal, waits for the work to commit,
+   * and one committed before is what this returns. Null when not a member. Concurrent holds of one
+   * member do not wait for each other. Outside a unit of work it only reads.
+   */
+  holdAuthState(tenantId: string, userId: string): Promise<UserAuthState | null>;
   /** The tenant's members (removed ones excluded), oldest first. */
   listMembers(tenantId: string): Promise<User[]>;
   /** How many owners the tenant has (removed ones excluded). */
   countOwners(tenantId: string): Promise<number>;
   /**
    * Replaces the hash after a rehash at new parameters (same password): the auth version stays, so
-   * no session ends. Does nothing when there is no such member in that tenant.
+   * no session ends. Only while the stored hash is still `change.from`, so a rehash can never undo a
+   * password change that committed after the password was verified. False when nothing changed (no
+   * such member in that tenant, or another hash is stored).
    */
-  updatePasswordHash(tenantId: string, userId: string, passwordHash: string): Promise<void>;
+  updatePasswordHash(tenantId: string, userId: string, change: PasswordHashChange): Promise<boolean>;
   /**
    * The changes below end the member's sessions: each raises the auth version. Each changes nothing,
    * and answers false or null, when there is no such member in that tenant. (Every instance learns of
    * a committed change from the storage itself: see Storage.afterCommit and migration 0005.)
    */
   changeRole(tenantId: string, userId: string, role: Role): Promise<boolean>;
-  /** Returns the member's new auth version (what a token issued now must carry), or null. */
-  changePassword(tenantId: string, userId: string, passwordHash: string): Promise<number | null>;
+  /**
+   * Sets a new password only while the stored hash is still `change.from` (the one the caller's
+   * current password was verified against), and returns the member as stored after the change: a
+   * token issued now must carry that role and auth version, whatever changed while the hashes were
+   * being made. Null when the member is gone or another password was set meanwhile.
+   */
+  changePassword(tenantId: string, userId: string, change: PasswordHashChange): Promise<User | null>;
   /**
    * Marks the member removed: the row stays (keys and invites still name it) but no lookup finds it
    * any more, and its e-mail address is free to register again.
    */
   markRemoved(tenantId: string, userId: string, at: Date): Promise<boolean>;
+}
+
+/** A stored hash replaced by another, on condition that it is still the one stored. */
+export interface PasswordHashChange {
+  readonly from: string;
+  readonly to: string;
 }
 
 /** A member as authentication sees them. */
@@ -138,6 +159,12 @@ export interface InviteRepository {
    * Returns false when there is no such invite in that tenant, or it was accepted.
    */
   deleteUnaccepted(tenantId: string, inviteId: string): Promise<boolean>;
+  /**
+   * Deletes the tenant's unaccepted invites (expired ones included) that `invitedBy` sent for one of
+   * `roles`, as deleteUnaccepted does one, and returns their ids (none: an empty list). An invite
+   * accepted before this runs is kept.
+   */
+  deleteUnacceptedFrom(tenantId: string, invitedBy: string, roles: readonly InvitableRole[]): Promise<string[]>;
 }
 
 export interface Repositories {

@@ -1,7 +1,7 @@
 import { EmailAlreadyRegistered, InvalidInviteToken, InviteAlreadyAccepted, InviteExpired, TenantNameRequired } from '../../domain/errors';
 import { normalizeEmail } from '../../domain/email';
 import { normalizeTenantName } from '../../domain/tenant';
-import { inviteState, isWellFormedInviteToken } from '../../domain/invite';
+import { type Invite, inviteState, isWellFormedInviteToken } from '../../domain/invite';
 import type { Role } from '../../domain/role';
 import { INITIAL_AUTH_VERSION } from '../../domain/user';
 import { makeSlug, SLUG_SUFFIX_HEX_LENGTH } from '../../domain/slug';
@@ -50,6 +50,12 @@ export interface SignupDeps {
   readonly inviteRequiresEmailMatch?: boolean;
 }
 
+function assertAcceptable(invite: Invite, now: Date): void {
+  const state = inviteState(invite, now);
+  if (state === 'accepted') throw new InviteAlreadyAccepted();
+  if (state === 'expired') throw new InviteExpired();
+}
+
 /** Rules S-1 to S-5: a new tenant with its owner, or a new member through an invite, in one transaction. */
 export class Signup {
   constructor(private readonly deps: SignupDeps) {}
@@ -88,11 +94,16 @@ export class Signup {
     // Invites are stored with the address normalised as signups are. A token used for another
     // address is answered as if it did not exist: it says nothing of the invite's state.
     if (this.deps.inviteRequiresEmailMatch && normalizeEmail(invite.email) !== email) throw new InvalidInviteToken();
-    const state = inviteState(invite, now);
-    if (state === 'accepted') throw new InviteAlreadyAccepted();
-    if (state === 'expired') throw new InviteExpired();
-    // The conditional update is what makes acceptance single-use under concurrent signups.
-    if (!(await tx.invites.markAccepted(invite.tenantId, invite.id, now))) throw new InviteAlreadyAccepted();
+    assertAcceptable(invite, now);
+    // The conditional update is what makes acceptance single-use under concurrent signups. When it
+    // matches nothing, the invite changed since it was read: accepted by another signup, or revoked
+    // (its sender was removed or demoted), and the answer is the one its state now calls for.
+    if (!(await tx.invites.markAccepted(invite.tenantId, invite.id, now))) {
+      const current = await tx.invites.findByToken(token);
+      if (!current) throw new InvalidInviteToken();
+      assertAcceptable(current, now);
+      throw new InviteAlreadyAccepted();
+    }
     return { tenantId: invite.tenantId, role: invite.role, inviteId: invite.id };
   }
 

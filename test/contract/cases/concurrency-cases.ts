@@ -86,5 +86,61 @@ export function describeConcurrencyCases(storage: StorageGetter): void {
       expect(outcomes.sort()).toEqual([false, true]);
       expect(await repos.users.countOwners(tenant.id)).toBe(1);
     });
+
+    test("a member change waits for work that holds the member, then revokes the invite that work made", async () => {
+      const { repos, unitOfWork } = storage();
+      const { tenant } = await seedTenant(repos, 'owner');
+      const sender = await addUser(repos, tenant.id, 'admin');
+      const invite = anInvite(tenant.id, sender.id, { role: 'admin' });
+      let held!: () => void;
+      const holding = new Promise<void>((resolve) => { held = resolve; });
+
+      // As InviteUser does: hold the sender's standing, then write; the demotion starts in between.
+      const inviting = unitOfWork.run(async (tx) => {
+        const standing = await tx.users.holdAuthState(tenant.id, sender.id);
+        held();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await tx.invites.create(invite);
+        return standing?.role;
+      });
+      await holding;
+      // As ChangeMemberRole does: the membership lock, the member's row, then the invites.
+      const demoting = unitOfWork.run(async (tx) => {
+        await tx.tenants.lockMembership(tenant.id);
+        await tx.users.changeRole(tenant.id, sender.id, 'member');
+        return tx.invites.deleteUnacceptedFrom(tenant.id, sender.id, ['admin']);
+      });
+
+      expect(await inviting).toBe('admin');
+      expect(await demoting).toEqual([invite.id]);
+      expect(await repos.invites.findByToken(invite.token)).toBeNull();
+    });
+
+    test('an invite accepted while its sender is demoted is either accepted or revoked, never both', async () => {
+      const { repos, unitOfWork } = storage();
+      const { tenant } = await seedTenant(repos, 'owner');
+      const senders = await Promise.all(Array.from({ length: PARALLEL_RUNS }, () => addUser(repos, tenant.id, 'admin')));
+      const invites = senders.map((sender) => anInvite(tenant.id, sender.id, { role: 'admin' }));
+      for (const invite of invites) await repos.invites.create(invite);
+      const now = new Date();
+
+      const outcomes = await Promise.all(invites.map(async (invite, i) => {
+        const [accepted, revoked] = await Promise.all([
+          unitOfWork.run((tx) => tx.invites.markAccepted(tenant.id, invite.id, now)),
+          unitOfWork.run(async (tx) => {
+            await tx.tenants.lockMembership(tenant.id);
+            await tx.users.changeRole(tenant.id, senders[i]!.id, 'member');
+            return tx.invites.deleteUnacceptedFrom(tenant.id, senders[i]!.id, ['admin']);
+          }),
+        ]);
+        return { accepted, revoked: revoked.includes(invite.id), stored: await repos.invites.findByToken(invite.token) };
+      }));
+
+      for (const { accepted, revoked, stored } of outcomes) {
+        expect(accepted).toBe(!revoked);
+        if (accepted) expect(stored?.acceptedAt).toEqual(now);
+        else expect(stored).toBeNull();
+      }
+    });
   });
 }

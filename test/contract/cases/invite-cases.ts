@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Invite } from '../../../src/domain/invite';
-import { anInvite, minutesFrom, seedTenant, summaryOf, type StorageGetter } from '../storage-fixtures';
+import { addUser, anInvite, minutesFrom, seedTenant, summaryOf, type StorageGetter } from '../storage-fixtures';
 
 export function describeInviteCases(storage: StorageGetter): void {
   describe('invites', () => {
@@ -128,6 +128,30 @@ export function describeInviteCases(storage: StorageGetter): void {
       expect(await repos.invites.deleteUnaccepted(a.tenant.id, 'not-a-uuid')).toBe(false);
       expect(await repos.invites.findByToken(accepted.token)).toEqual(accepted);
       expect(await repos.invites.listPending(b.tenant.id, now)).toEqual([summaryOf(ofB)]);
+    });
+
+    test("deleteUnacceptedFrom removes the sender's unaccepted invites for the roles named, in its tenant only", async () => {
+      const { repos } = storage();
+      const { tenant, user: sender } = await seedTenant(repos, 'admin');
+      const other = await seedTenant(repos, 'admin');
+      const colleague = await addUser(repos, tenant.id, 'admin');
+      const asAdmin = anInvite(tenant.id, sender.id, { role: 'admin' });
+      const expiredAdmin = anInvite(tenant.id, sender.id, { role: 'admin', expiresAt: earlier });
+      const asMember = anInvite(tenant.id, sender.id, { role: 'member' });
+      const acceptedAdmin = anInvite(tenant.id, sender.id, { role: 'admin', acceptedAt: earlier });
+      const colleagues = anInvite(tenant.id, colleague.id, { role: 'admin' });
+      const otherTenants = anInvite(other.tenant.id, other.user.id, { role: 'admin' });
+      await stored(asAdmin, expiredAdmin, asMember, acceptedAdmin, colleagues, otherTenants);
+
+      expect((await repos.invites.deleteUnacceptedFrom(tenant.id, sender.id, ['admin'])).sort())
+        .toEqual([asAdmin.id, expiredAdmin.id].sort());
+      for (const kept of [asMember, acceptedAdmin, colleagues, otherTenants]) {
+        expect(await repos.invites.findByToken(kept.token)).toEqual(kept);
+      }
+      expect(await repos.invites.deleteUnacceptedFrom(other.tenant.id, sender.id, ['admin', 'member', 'viewer'])).toEqual([]);
+      expect(await repos.invites.deleteUnacceptedFrom(tenant.id, sender.id, [])).toEqual([]);
+      expect(await repos.invites.deleteUnacceptedFrom(tenant.id, 'not-a-uuid', ['member'])).toEqual([]);
+      expect(await repos.invites.deleteUnacceptedFrom(tenant.id, sender.id, ['admin', 'member', 'viewer'])).toEqual([asMember.id]);
     });
   });
 }

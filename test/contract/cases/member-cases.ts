@@ -45,16 +45,45 @@ export function describeMemberCases(storage: StorageGetter): void {
       expect(await repos.users.findById(b.tenant.id, b.user.id)).toEqual(b.user);
     });
 
-    test('changePassword replaces the hash and answers the new auth version; a rehash keeps the version', async () => {
+    test('changePassword replaces the hash and answers the member as stored after it; a rehash keeps the version', async () => {
       const { repos } = storage();
       const { tenant, user } = await seedTenant(repos);
 
-      await repos.users.updatePasswordHash(tenant.id, user.id, 'scrypt$rehashed');
+      expect(await repos.users.updatePasswordHash(tenant.id, user.id, { from: user.passwordHash, to: 'scrypt$rehashed' })).toBe(true);
       expect(await repos.users.findById(tenant.id, user.id)).toMatchObject({ passwordHash: 'scrypt$rehashed', authVersion: 0 });
-      expect(await repos.users.changePassword(tenant.id, user.id, 'scrypt$changed')).toBe(1);
-      expect(await repos.users.changePassword(tenant.id, user.id, 'scrypt$again')).toBe(2);
-      expect(await repos.users.findByEmail(user.email)).toMatchObject({ passwordHash: 'scrypt$again', authVersion: 2 });
-      expect(await repos.users.changePassword(randomUUID(), user.id, 'scrypt$other-tenant')).toBeNull();
+      expect(await repos.users.changePassword(tenant.id, user.id, { from: 'scrypt$rehashed', to: 'scrypt$changed' }))
+        .toEqual({ ...user, passwordHash: 'scrypt$changed', authVersion: 1 });
+      // A role change in between is in the answer: what a token issued now must carry.
+      await repos.users.changeRole(tenant.id, user.id, 'viewer');
+      expect(await repos.users.changePassword(tenant.id, user.id, { from: 'scrypt$changed', to: 'scrypt$again' }))
+        .toMatchObject({ role: 'viewer', passwordHash: 'scrypt$again', authVersion: 3 });
+      expect(await repos.users.findByEmail(user.email)).toMatchObject({ passwordHash: 'scrypt$again', authVersion: 3 });
+      expect(await repos.users.changePassword(randomUUID(), user.id, { from: 'scrypt$again', to: 'scrypt$other-tenant' })).toBeNull();
+    });
+
+    test('a password change or rehash from a hash no longer stored changes nothing', async () => {
+      const { repos } = storage();
+      const { tenant, user } = await seedTenant(repos);
+      await repos.users.changePassword(tenant.id, user.id, { from: user.passwordHash, to: 'scrypt$new' });
+
+      // Both were verified against the old hash: the change that committed first stands.
+      expect(await repos.users.changePassword(tenant.id, user.id, { from: user.passwordHash, to: 'scrypt$late' })).toBeNull();
+      expect(await repos.users.updatePasswordHash(tenant.id, user.id, { from: user.passwordHash, to: 'scrypt$rehash' })).toBe(false);
+      expect(await repos.users.findById(tenant.id, user.id)).toMatchObject({ passwordHash: 'scrypt$new', authVersion: 1 });
+    });
+
+    test('holdAuthState answers the member of that tenant as findAuthState does, inside a run too', async () => {
+      const { repos, unitOfWork } = storage();
+      const a = await seedTenant(repos, 'admin');
+      const b = await seedTenant(repos);
+
+      expect(await repos.users.holdAuthState(a.tenant.id, a.user.id))
+        .toEqual({ tenantId: a.tenant.id, userId: a.user.id, role: 'admin', authVersion: 0 });
+      expect(await unitOfWork.run((tx) => tx.users.holdAuthState(a.tenant.id, a.user.id))).toMatchObject({ role: 'admin' });
+      expect(await repos.users.holdAuthState(a.tenant.id, b.user.id)).toBeNull();
+      expect(await repos.users.holdAuthState(a.tenant.id, 'not-a-uuid')).toBeNull();
+      await repos.users.markRemoved(a.tenant.id, a.user.id, new Date());
+      expect(await repos.users.holdAuthState(a.tenant.id, a.user.id)).toBeNull();
     });
 
     test('a removed member is found by no lookup, owns no usable key, and frees the e-mail', async () => {

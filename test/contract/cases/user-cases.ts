@@ -38,9 +38,9 @@ export function describeUserCases(storage: StorageGetter): void {
       const a = await seedTenant(repos);
       const b = await seedTenant(repos);
 
-      await repos.users.updatePasswordHash(a.tenant.id, a.user.id, 'scrypt$renewed');
-      await repos.users.updatePasswordHash(a.tenant.id, b.user.id, 'scrypt$cross-tenant');
-      await repos.users.updatePasswordHash(a.tenant.id, 'not-a-uuid', 'scrypt$ignored');
+      expect(await repos.users.updatePasswordHash(a.tenant.id, a.user.id, { from: a.user.passwordHash, to: 'scrypt$renewed' })).toBe(true);
+      expect(await repos.users.updatePasswordHash(a.tenant.id, b.user.id, { from: b.user.passwordHash, to: 'scrypt$cross-tenant' })).toBe(false);
+      expect(await repos.users.updatePasswordHash(a.tenant.id, 'not-a-uuid', { from: a.user.passwordHash, to: 'scrypt$ignored' })).toBe(false);
 
       expect((await repos.users.findById(a.tenant.id, a.user.id))?.passwordHash).toBe('scrypt$renewed');
       expect(await repos.users.findById(b.tenant.id, b.user.id)).toEqual(b.user);

@@ -77,6 +77,11 @@ export function memoryRepositories(state: MemoryState): Repositories {
         const user = member(tenantId, userId);
         return user ? authState(user) : null;
       },
+      // Runs are serialised: nothing else changes the member while this run lasts.
+      async holdAuthState(tenantId, userId) {
+        const user = member(tenantId, userId);
+        return user ? authState(user) : null;
+      },
       async listMembers(tenantId) {
         return [...state.users.values()]
           .filter((u) => u.tenantId === tenantId && u.removedAt === null)
@@ -86,18 +91,21 @@ export function memoryRepositories(state: MemoryState): Repositories {
       async countOwners(tenantId) {
         return [...state.users.values()].filter((u) => u.tenantId === tenantId && u.removedAt === null && u.role === 'owner').length;
       },
-      async updatePasswordHash(tenantId, userId, passwordHash) {
+      async updatePasswordHash(tenantId, userId, { from, to }) {
         const user = member(tenantId, userId);
-        if (user) update(user, { passwordHash });
+        if (!user || user.passwordHash !== from) return false;
+        update(user, { passwordHash: to });
+        return true;
       },
       async changeRole(tenantId, userId, role) {
         const user = member(tenantId, userId);
         if (user) update(user, { role, authVersion: user.authVersion + 1 });
         return user !== null;
       },
-      async changePassword(tenantId, userId, passwordHash) {
+      async changePassword(tenantId, userId, { from, to }) {
         const user = member(tenantId, userId);
-        return user ? update(user, { passwordHash, authVersion: user.authVersion + 1 }).authVersion : null;
+        if (!user || user.passwordHash !== from) return null;
+        return asUser(update(user, { passwordHash: to, authVersion: user.authVersion + 1 }));
       },
       async markRemoved(tenantId, userId, at) {
         const user = member(tenantId, userId);
@@ -176,6 +184,16 @@ export function memoryRepositories(state: MemoryState): Repositories {
         const invite = state.invites.get(inviteId);
         if (!invite || invite.tenantId !== tenantId || invite.acceptedAt !== null) return false;
         return state.invites.delete(inviteId);
+      },
+      async deleteUnacceptedFrom(tenantId, invitedBy, roles) {
+        const deleted: string[] = [];
+        for (const invite of state.invites.values()) {
+          if (invite.tenantId !== tenantId || invite.invitedBy !== invitedBy || invite.acceptedAt !== null) continue;
+          if (!roles.includes(invite.role)) continue;
+          state.invites.delete(invite.id);
+          deleted.push(invite.id);
+        }
+        return deleted;
       },
     },
     auditEvents: memoryAuditEvents(state.auditEvents),

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
-import { assertSameTenant, type TenantUnitOfWork } from '../../../application/modules/tenant-unit-of-work';
+import { holdCaller } from '../../../application/authentication/hold-caller';
+import { assertSameTenant, type TenantTransaction, type TenantUnitOfWork } from '../../../application/modules/tenant-unit-of-work';
 import { KyselyAuditEventRepository } from '../kysely/repositories/audit-event-repository';
+import { KyselyUserRepository } from '../kysely/repositories/user-repository';
 import type { DB } from '../kysely/schema';
-import { standaloneScope, transactionScope } from '../kysely/driver/tenant-scope';
+import { standaloneScope, type TenantScope, transactionScope } from '../kysely/driver/tenant-scope';
 import type { ModuleStorageAdapters, ModuleStore } from './module-store';
 
 /**
@@ -20,22 +22,26 @@ export function kyselyModuleStore(db: Kysely<DB>): ModuleStore {
 
 function kyselyTenantUnitOfWork<R>(db: Kysely<DB>, repositories: (db: Kysely<DB>) => R): TenantUnitOfWork<R> {
   const standalone = standaloneScope(db);
-  return {
-    run: (tenantId, work) =>
-      db.transaction().execute(async (trx) => {
-        const scope = transactionScope(trx);
-        await scope.forTenant(tenantId, async () => undefined); // sets it once, for the whole transaction
-        const trail = new KyselyAuditEventRepository(scope);
-        return work({
-          repos: repositories(trx),
-          audit: {
-            append: async (event) => {
-              assertSameTenant(event, tenantId); // another tenant's event would switch the setting mid-run
-              await trail.append(event);
-            },
+  const run = <T>(tenantId: string, work: (tx: TenantTransaction<R>) => Promise<T>, first?: (scope: TenantScope) => Promise<unknown>) =>
+    db.transaction().execute(async (trx) => {
+      const scope = transactionScope(trx);
+      await scope.forTenant(tenantId, async () => undefined); // sets it once, for the whole transaction
+      await first?.(scope);
+      const trail = new KyselyAuditEventRepository(scope);
+      return work({
+        repos: repositories(trx),
+        audit: {
+          append: async (event) => {
+            assertSameTenant(event, tenantId); // another tenant's event would switch the setting mid-run
+            await trail.append(event);
           },
-        });
-      }),
+        },
+      });
+    });
+  return {
+    run: (tenantId, work) => run(tenantId, work),
+    runAs: (caller, minimum, work) =>
+      run(caller.tenantId, work, (scope) => holdCaller(new KyselyUserRepository(scope), caller, minimum)),
     read: (tenantId, work) => standalone.forTenant(tenantId, (bound) => work(repositories(bound))),
   };
 }

@@ -1,4 +1,6 @@
-import { assertSameTenant, type TenantUnitOfWork } from '../../../application/modules/tenant-unit-of-work';
+import { holdCaller } from '../../../application/authentication/hold-caller';
+import { assertSameTenant, type TenantTransaction, type TenantUnitOfWork } from '../../../application/modules/tenant-unit-of-work';
+import type { Repositories } from '../../../application/ports/repositories';
 import type { UnitOfWork } from '../../../application/ports/unit-of-work';
 import type { MemoryTables, ModuleStorageAdapters, ModuleStore } from './module-store';
 
@@ -21,23 +23,26 @@ export function memoryModuleStore(identity: UnitOfWork): ModuleStore {
 
 function memoryTenantUnitOfWork<S, R>(identity: UnitOfWork, tables: MemoryTables<S, R>, committed: Map<string, S>): TenantUnitOfWork<R> {
   const stateOf = (tenantId: string): S => committed.get(tenantId) ?? tables.empty();
-  return {
-    run: (tenantId, work) =>
-      identity.run(async (repos) => {
-        const draft = tables.copy(stateOf(tenantId));
-        const value = await work({
-          repos: tables.repositories(draft),
-          audit: {
-            append: async (event) => {
-              assertSameTenant(event, tenantId);
-              await repos.auditEvents.append(event);
-            },
+  const run = <T>(tenantId: string, work: (tx: TenantTransaction<R>) => Promise<T>, first?: (repos: Repositories) => Promise<unknown>) =>
+    identity.run(async (repos) => {
+      await first?.(repos);
+      const draft = tables.copy(stateOf(tenantId));
+      const value = await work({
+        repos: tables.repositories(draft),
+        audit: {
+          append: async (event) => {
+            assertSameTenant(event, tenantId);
+            await repos.auditEvents.append(event);
           },
-        });
-        // Identity's run keeps its draft (the events) once this resolves; nothing can fail in between.
-        committed.set(tenantId, draft);
-        return value;
-      }),
+        },
+      });
+      // Identity's run keeps its draft (the events) once this resolves; nothing can fail in between.
+      committed.set(tenantId, draft);
+      return value;
+    });
+  return {
+    run: (tenantId, work) => run(tenantId, work),
+    runAs: (caller, minimum, work) => run(caller.tenantId, work, (repos) => holdCaller(repos.users, caller, minimum)),
     read: (tenantId, work) => identity.run(async () => work(tables.repositories(tables.copy(stateOf(tenantId))))),
   };
 }

@@ -2,6 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import type { InviteRepository } from '../../../../application/ports/repositories';
 import { isUuid } from '../../../../domain/ids';
 import type { Invite, InviteSummary } from '../../../../domain/invite';
+import type { InvitableRole } from '../../../../domain/role';
 import { LOOKUP_INVITE_BY_TOKEN } from '../migrations/0002-tenant-walls';
 import type { TenantInvitesTable } from '../schema';
 import { storedInvitableRole } from './stored-roles';
@@ -89,6 +90,21 @@ export class KyselyInviteRepository implements InviteRepository {
         .execute(),
     );
     return rows.length > 0;
+  }
+
+  async deleteUnacceptedFrom(tenantId: string, invitedBy: string, roles: readonly InvitableRole[]): Promise<string[]> {
+    if (!isUuid(tenantId) || !isUuid(invitedBy) || roles.length === 0) return [];
+    const rows = await this.scope.forTenant(tenantId, (db) =>
+      db
+        .deleteFrom('tenant_invites')
+        .where('tenant_id', '=', tenantId)
+        .where('invited_by', '=', invitedBy)
+        .where('accepted_at', 'is', null)
+        .where('role', 'in', roles)
+        .returning('id')
+        .execute(),
+    );
+    return rows.map((row) => row.id);
   }
 }
 

@@ -28,11 +28,16 @@ export class KyselyTenantRepository implements TenantRepository {
     return row ? toTenant(row) : null;
   }
 
-  /** The tenant's row lock (FOR UPDATE) lasts until the surrounding transaction ends. */
+  /**
+   * The tenant's row lock lasts until the surrounding transaction ends. FOR NO KEY UPDATE: it
+   * serialises membership changes, but not the inserts whose foreign keys name the tenant (their
+   * check takes FOR KEY SHARE), so work that holds a member (holdAuthState) and then adds a row
+   * never waits on it while holding what a membership change needs next.
+   */
   async lockMembership(tenantId: string): Promise<boolean> {
     if (!isUuid(tenantId)) return false;
     const row = await this.scope.forTenant(tenantId, (db) =>
-      db.selectFrom('tenants').select('id').where('id', '=', tenantId).forUpdate().executeTakeFirst(),
+      db.selectFrom('tenants').select('id').where('id', '=', tenantId).forNoKeyUpdate().executeTakeFirst(),
     );
     return row !== undefined;
   }

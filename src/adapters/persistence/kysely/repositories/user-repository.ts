@@ -1,5 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { UserAuthState, UserRepository } from '../../../../application/ports/repositories';
+import type { PasswordHashChange, UserAuthState, UserRepository } from '../../../../application/ports/repositories';
 import { EmailAlreadyRegistered } from '../../../../domain/errors';
 import { isUuid } from '../../../../domain/ids';
 import type { Role } from '../../../../domain/role';
@@ -78,6 +78,20 @@ export class KyselyUserRepository implements UserRepository {
     return row ? { tenantId, userId, role: storedRole(row.role), authVersion: row.auth_version } : null;
   }
 
+  /**
+   * FOR SHARE: a role change, password change or removal (each an UPDATE of this row) waits for the
+   * holder's transaction, while other holders and foreign-key checks of new rows naming the member
+   * do not. Membership changes lock the tenant row FOR NO KEY UPDATE, which a new row's foreign-key
+   * check does not wait for, so a holder that then inserts cannot deadlock with one.
+   */
+  async holdAuthState(tenantId: string, userId: string): Promise<UserAuthState | null> {
+    if (!isUuid(tenantId) || !isUuid(userId)) return null;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      members(db, tenantId).select(['role', 'auth_version']).where('id', '=', userId).forShare().executeTakeFirst(),
+    );
+    return row ? { tenantId, userId, role: storedRole(row.role), authVersion: row.auth_version } : null;
+  }
+
   async listMembers(tenantId: string): Promise<User[]> {
     if (!isUuid(tenantId)) return [];
     const rows = await this.scope.forTenant(tenantId, (db) =>
@@ -94,20 +108,24 @@ export class KyselyUserRepository implements UserRepository {
     return Number(row.owners);
   }
 
-  async updatePasswordHash(tenantId: string, userId: string, passwordHash: string): Promise<void> {
-    if (!isUuid(tenantId) || !isUuid(userId)) return;
-    await this.scope.forTenant(tenantId, (db) =>
-      db.updateTable('users').set({ password_hash: passwordHash })
-        .where('id', '=', userId).where('tenant_id', '=', tenantId).where('removed_at', 'is', null).execute(),
+  async updatePasswordHash(tenantId: string, userId: string, { from, to }: PasswordHashChange): Promise<boolean> {
+    if (!isUuid(tenantId) || !isUuid(userId)) return false;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      db.updateTable('users').set({ password_hash: to })
+        .where('id', '=', userId).where('tenant_id', '=', tenantId).where('removed_at', 'is', null)
+        .where('password_hash', '=', from)
+        .returning('id')
+        .executeTakeFirst(),
     );
+    return row !== undefined;
   }
 
   async changeRole(tenantId: string, userId: string, role: Role): Promise<boolean> {
     return (await this.endSessions(tenantId, userId, { role })) !== null;
   }
 
-  async changePassword(tenantId: string, userId: string, passwordHash: string): Promise<number | null> {
-    return this.endSessions(tenantId, userId, { password_hash: passwordHash });
+  async changePassword(tenantId: string, userId: string, { from, to }: PasswordHashChange): Promise<User | null> {
+    return this.endSessions(tenantId, userId, { password_hash: to }, from);
   }
 
   async markRemoved(tenantId: string, userId: string, at: Date): Promise<boolean> {
@@ -116,25 +134,27 @@ export class KyselyUserRepository implements UserRepository {
 
   /**
    * One UPDATE that makes the change and raises the auth version (the database announces it: see
-   * migration 0005). RETURNING rather than the affected-row count, which PGlite leaves unset for 0 rows.
+   * migration 0005), and returns the member as it now stands; with `whileHash`, only while that hash
+   * is stored. RETURNING rather than the affected-row count, which PGlite leaves unset for 0 rows.
    */
   private async endSessions(
     tenantId: string,
     userId: string,
     change: { role?: Role; password_hash?: string; removed_at?: Date },
-  ): Promise<number | null> {
+    whileHash?: string,
+  ): Promise<User | null> {
     if (!isUuid(tenantId) || !isUuid(userId)) return null;
-    const row = await this.scope.forTenant(tenantId, (db) =>
-      db
+    const row = await this.scope.forTenant(tenantId, (db) => {
+      let update = db
         .updateTable('users')
         .set((eb) => ({ ...change, auth_version: eb('auth_version', '+', 1) }))
         .where('id', '=', userId)
         .where('tenant_id', '=', tenantId)
-        .where('removed_at', 'is', null)
-        .returning('auth_version')
-        .executeTakeFirst(),
-    );
-    return row ? row.auth_version : null;
+        .where('removed_at', 'is', null);
+      if (whileHash !== undefined) update = update.where('password_hash', '=', whileHash);
+      return update.returning(USER_COLUMNS).executeTakeFirst();
+    });
+    return row ? toUser(row) : null;
   }
 }
 
