@@ -1,6 +1,7 @@
 import { API_KEY_RANDOM_BYTES, apiKeyExpiry, apiKeyLookupPrefix, composeApiKey } from '../../domain/api-key';
 import type { Principal } from '../../domain/principal';
 import { assertRoleAtLeast } from '../../domain/role';
+import { normalizeVisibleText } from '../../domain/visible-text';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/ids';
@@ -40,7 +41,7 @@ export class CreateApiKey {
     const prefix = apiKeyLookupPrefix(apiKey);
     const now = clock.now();
     const id = ids.newId();
-    const name = input.name ?? null;
+    const name = input.name === undefined ? null : normalizeVisibleText(input.name);
     const expiresAt = apiKeyExpiry(now, input.expiresInDays);
     await unitOfWork.run(async (tx) => {
       await tx.apiKeys.create({
