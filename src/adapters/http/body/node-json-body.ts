@@ -1,9 +1,7 @@
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
 import { HttpError } from '../errors/http-error';
 import { BODY_LIMIT_BYTES, hasBody, jsonObjectProblem } from './json-body';
 import type { NodeHandler, NodeResponse } from '../fast-path/node-handler';
-import { fieldErrors, VALIDATOR_OPTIONS } from './validate-body';
+import { validatedInstance } from './validate-body';
 
 // res.locals is per request and untyped; these functions are the only way in and out of it.
 const KEY = 'body';
@@ -98,11 +96,7 @@ export function nodeJsonBody(): NodeHandler {
 /** validateBody() for a body nodeJsonBody read: replaced by a validated instance of `dto`, or 400 naming the field. */
 export function validateNodeBody<T extends object>(dto: new () => T): NodeHandler {
   return async (_req, res, next) => {
-    const instance = plainToInstance(dto, nodeBodyOf<Record<string, unknown>>(res));
-    const details = fieldErrors(await validate(instance, VALIDATOR_OPTIONS));
-    const first = details[0];
-    if (first) throw new HttpError(400, first.message, details);
-    res.locals[KEY] = instance;
+    res.locals[KEY] = await validatedInstance(dto, nodeBodyOf<Record<string, unknown>>(res));
     next();
   };
 }
