@@ -57,6 +57,39 @@ describe('Request bodies', () => {
       expectError(res, 415, 'Unsupported charset: use UTF-8');
     });
 
+    describe('charsets, on both body readers (Express, and introspection served directly)', () => {
+      const routes = async () => {
+        const serviceKeys = new MemoryServiceKeys();
+        const { rawKey } = await serviceKeyManager(serviceKeys).create('charsets');
+        const { app } = await buildTestApp({}, { serviceKeys });
+        const owner = await signupOwner(app);
+        return {
+          owner,
+          send: (type: string, body: string | Buffer) => [
+            request(app).post(`${AUTH}/login`).set('Content-Type', type).send(body),
+            request(app).post(`${AUTH}/introspect`).set('x-service-key', rawKey).set('Content-Type', type).send(body),
+          ],
+        };
+      };
+
+      it.each([
+        'utf-16', 'UTF-16', 'utf-16le', 'utf-16be', 'utf-32', 'utf-7', 'utf-8-sig', 'utf8', 'iso-8859-1', '"utf-16"', '',
+      ])('answers 415 Unsupported charset for charset=%s, as the docs say, never a 400', async (charset) => {
+        const { send } = await routes();
+        const body = Buffer.from('{"email":"a@b.co","password":"correct horse battery","token":"x"}', charset.includes('16') ? 'utf16le' : 'utf8');
+        for (const res of await Promise.all(send(`application/json; charset=${charset}`, body))) {
+          expectError(res, 415, 'Unsupported charset: use UTF-8');
+        }
+      });
+
+      it.each(['utf-8', 'UTF-8', '"utf-8"', 'Utf-8'])('reads the body for charset=%s', async (charset) => {
+        const { owner, send } = await routes();
+        const [login, introspect] = await Promise.all(send(`application/json; charset=${charset}`, JSON.stringify({ email: owner.email, password: PASSWORD })));
+        expect(login!.status).toBe(200);
+        expectError(introspect!, 400, 'property email should not exist');
+      });
+    });
+
     it('accepts an explicit UTF-8 charset and a gzip-compressed body', async () => {
       const { app } = await buildTestApp();
       const owner = await signupOwner(app);

@@ -1,5 +1,5 @@
 import { HttpError } from '../errors/http-error';
-import { BODY_LIMIT_BYTES, hasBody, jsonObjectProblem } from './json-body';
+import { BODY_LIMIT_BYTES, charsetProblem, hasBody, jsonObjectProblem } from './json-body';
 import type { NodeHandler, NodeResponse } from '../fast-path/node-handler';
 import { validatedInstance } from './validate-body';
 
@@ -10,10 +10,6 @@ const KEY = 'body';
 export function nodeBodyOf<T>(res: NodeResponse): T {
   if (!(KEY in res.locals)) throw new Error('No body on this request: the route does not read one');
   return res.locals[KEY] as T;
-}
-
-function isUtf8(charset: string): boolean {
-  return charset === 'utf-8' || charset === 'utf8';
 }
 
 /**
@@ -31,14 +27,14 @@ export function nodeJsonBody(): NodeHandler {
       next();
       return;
     }
-    const [type = '', ...params] = (req.headers['content-type'] ?? '').split(';');
+    const [type = ''] = (req.headers['content-type'] ?? '').split(';');
     if (type.trim().toLowerCase() !== 'application/json') {
       next(new HttpError(415, 'Content-Type must be application/json'));
       return;
     }
-    const charset = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
-    if (charset !== undefined && !isUtf8(charset)) {
-      next(new HttpError(415, 'Unsupported charset: use UTF-8'));
+    const charset = charsetProblem(req.headers['content-type']);
+    if (charset) {
+      next(charset);
       return;
     }
     const encoding = req.headers['content-encoding']?.trim().toLowerCase();
