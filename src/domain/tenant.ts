@@ -1,8 +1,10 @@
+import { normalizeVisibleText } from './visible-text';
+
 export const TENANT_NAME_MAX_LENGTH = 100;
 
-/** Names are stored NFC-normalised, so one name shown two ways is stored one way. */
+/** Names are stored NFC-normalised, so one name shown two ways is stored one way (visible-text.ts). */
 export function normalizeTenantName(name: string): string {
-  return name.normalize('NFC');
+  return normalizeVisibleText(name);
 }
 
 export interface Tenant {

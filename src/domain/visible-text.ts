@@ -1,7 +1,8 @@
 /**
- * Text a person reads to decide whom they are dealing with (an e-mail address in a member list or
- * an invite, a tenant's name) must show what it holds. Three kinds of character let it show
- * something else, and are refused:
+ * Text a person reads to decide whom or what they are dealing with (an e-mail address in a member
+ * list or an invite, a tenant's name, an API key's name, a product module's titles) must show what
+ * it holds. One rule for all of them: the text is stored NFC-normalised (normalizeVisibleText), and
+ * three kinds of character that let it show something else are refused:
  * - control characters (C0, DEL, C1): a newline or an escape sequence rewrites a log line or a
  *   terminal;
  * - format characters, which are invisible: zero-width spaces and joiners, the byte-order mark,
@@ -30,4 +31,13 @@ export function hiddenCharacterIn(text: string): HiddenCharacterKind | null {
     previous = char;
   }
   return null;
+}
+
+/**
+ * The one form such text is checked and stored in: NFC, so one name shown two ways (`é` as one code
+ * point, or `e` + U+0301) is stored one way. Checks of length apply to this form, which can be
+ * longer or shorter than what was sent.
+ */
+export function normalizeVisibleText(text: string): string {
+  return text.normalize('NFC');
 }

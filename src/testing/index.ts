@@ -4,7 +4,8 @@
  * shows how a product team tests a module with it.
  *
  * Never imported by the service itself (the layering rule checks it): it builds a Portcullis whose
- * passwords are hashed with InsecureFastPasswordHasherForTestsOnly, which refuses NODE_ENV=production.
+ * passwords are hashed with InsecureFastPasswordHasherForTestsOnly, which refuses NODE_ENV=production
+ * (or prod, in any case and spacing).
  */
 import 'reflect-metadata';
 export { createTestPortcullis, TestPortcullis, type TestPortcullisOptions } from './create-test-portcullis';
@@ -12,7 +13,7 @@ export {
   startTestPortcullis, TestPortcullisServer, DownstreamDidNotFollow, type ProbeAnswer, type SeenAfterOptions,
 } from './test-portcullis-server';
 export { TestClock, type Duration } from './test-clock';
-export { InsecureFastPasswordHasherForTestsOnly, InsecureHasherInProductionError } from './insecure-fast-password-hasher';
+export { InsecureFastPasswordHasherForTestsOnly, InsecureHasherInProductionError, namesProduction } from './insecure-fast-password-hasher';
 export {
   TEST_PASSWORD, testEmail, TestWorld,
   type ApiKeyHeaders, type ApiKeyOptions, type BearerHeaders, type InviteOptions, type MemberOptions,

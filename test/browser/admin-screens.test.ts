@@ -180,7 +180,10 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
     it('lists events newest first, pages, filters by action and actor, and exports the shown page as CSV', async () => {
       const owner = await signupOwner(session.service.app);
       const admin = await joinWithRole(session.service.app, owner, 'admin');
-      for (let i = 0; i < 26; i += 1) await createInvite(session.service.app, owner);
+      for (let i = 0; i < 25; i += 1) await createInvite(session.service.app, owner);
+      // A caller chooses its user agent, which the trail keeps: a formula, in OWASP's own example.
+      const hostile = '=1+2";=1+2';
+      await request(session.service.app).post(`${AUTH}/invite`).set(bearer(owner)).set('user-agent', hostile).send({ email: `ua-${Date.now()}@example.com` }).expect(201);
       await createInvite(session.service.app, admin);
       const page = await open();
       await logIn(page, owner.email, PASSWORD);
@@ -212,9 +215,11 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
       const csv = readFileSync((await download.path())!, 'utf8').trimEnd().split('\r\n');
       expect(download.suggestedFilename()).toBe('audit-log-page-1.csv');
-      expect(csv[0]).toBe('occurred_at,action,actor_user_id,actor_email,actor_auth,target_id,client_ip,user_agent,request_id,details');
+      expect(csv[0]).toBe('"occurred_at","action","actor_user_id","actor_email","actor_auth","target_id","client_ip","user_agent","request_id","details"');
       expect(csv).toHaveLength(26);
-      for (const line of csv.slice(1)) expect(line).toContain(`,invite.created,${owner.userId},${owner.email},jwt,`);
+      for (const line of csv.slice(1)) expect(line).toContain(`,"invite.created","${owner.userId}","${owner.email}","jwt",`);
+      // Every cell quoted, its quotes doubled, and the formula turned into text by a leading apostrophe.
+      expect(csv[1]).toContain(',"\'=1+2"";=1+2",');
     });
 
     it('is refused to a viewer: no link to it, and its address says what the API would', async () => {

@@ -13,6 +13,28 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
   const session = useConsole();
   const { open } = session;
 
+  it('cuts the tie to a window of another site that opened it (Cross-Origin-Opener-Policy)', async () => {
+    const context = await session.browser.newContext();
+    try {
+      // Another site: the same server under another host name is another origin and another site.
+      const elsewhere = session.service.origin.replace('127.0.0.1', 'localhost');
+      const page = await context.newPage();
+      await page.goto(`${elsewhere}/healthz`);
+      const [popup] = await Promise.all([
+        context.waitForEvent('page'),
+        page.evaluate((url) => {
+          (globalThis as { opened?: unknown }).opened = (globalThis as unknown as { open(url: string): unknown }).open(url);
+        }, `${session.service.origin}/console/`),
+      ]);
+      await popup.getByRole('navigation', { name: 'Main' }).waitFor();
+      // The console cannot be reached or navigated by its opener, nor reach it.
+      await expect(popup.evaluate(() => (globalThis as { opener?: unknown }).opener === null)).resolves.toBe(true);
+      await expect(page.evaluate(() => (globalThis as { opened?: { closed: boolean } }).opened!.closed)).resolves.toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('signs up a new organisation and lands its owner on Members', async () => {
     const page = await open('/console/');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign up' }).click();

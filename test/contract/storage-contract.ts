@@ -4,6 +4,7 @@ import { describeAuditEventCases } from './cases/audit-event-cases';
 import { describeConcurrencyCases } from './cases/concurrency-cases';
 import { describeInviteCases } from './cases/invite-cases';
 import { describeMemberCases } from './cases/member-cases';
+import { describeTenantCases } from './cases/tenant-cases';
 import { describeUnitOfWorkCases } from './cases/unit-of-work-cases';
 import { describeUserCases } from './cases/user-cases';
 import type { StorageGetter } from './storage-fixtures';
@@ -36,6 +37,7 @@ export function describeStorageContract(
     };
 
     describeUnitOfWorkCases(get);
+    describeTenantCases(get);
     describeUserCases(get);
     describeApiKeyCases(get);
     describeApiKeyLifecycleCases(get);

@@ -3,6 +3,8 @@ import request from 'supertest';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';
+import { MemoryServiceKeys } from '../../src/adapters/persistence/memory/memory-service-keys';
+import { serviceKeyManager } from '../support/verifier-fixtures';
 
 const json = { 'Content-Type': 'application/json' };
 
@@ -53,6 +55,39 @@ describe('Request bodies', () => {
       const { app } = await buildTestApp();
       const res = await request(app).post(`${AUTH}/login`).set('Content-Type', 'application/json; charset=latin1').send('{}');
       expectError(res, 415, 'Unsupported charset: use UTF-8');
+    });
+
+    describe('charsets, on both body readers (Express, and introspection served directly)', () => {
+      const routes = async () => {
+        const serviceKeys = new MemoryServiceKeys();
+        const { rawKey } = await serviceKeyManager(serviceKeys).create('charsets');
+        const { app } = await buildTestApp({}, { serviceKeys });
+        const owner = await signupOwner(app);
+        return {
+          owner,
+          send: (type: string, body: string | Buffer) => [
+            request(app).post(`${AUTH}/login`).set('Content-Type', type).send(body),
+            request(app).post(`${AUTH}/introspect`).set('x-service-key', rawKey).set('Content-Type', type).send(body),
+          ],
+        };
+      };
+
+      it.each([
+        'utf-16', 'UTF-16', 'utf-16le', 'utf-16be', 'utf-32', 'utf-7', 'utf-8-sig', 'utf8', 'iso-8859-1', '"utf-16"', '',
+      ])('answers 415 Unsupported charset for charset=%s, as the docs say, never a 400', async (charset) => {
+        const { send } = await routes();
+        const body = Buffer.from('{"email":"a@b.co","password":"correct horse battery","token":"x"}', charset.includes('16') ? 'utf16le' : 'utf8');
+        for (const res of await Promise.all(send(`application/json; charset=${charset}`, body))) {
+          expectError(res, 415, 'Unsupported charset: use UTF-8');
+        }
+      });
+
+      it.each(['utf-8', 'UTF-8', '"utf-8"', 'Utf-8'])('reads the body for charset=%s', async (charset) => {
+        const { owner, send } = await routes();
+        const [login, introspect] = await Promise.all(send(`application/json; charset=${charset}`, JSON.stringify({ email: owner.email, password: PASSWORD })));
+        expect(login!.status).toBe(200);
+        expectError(introspect!, 400, 'property email should not exist');
+      });
     });
 
     it('accepts an explicit UTF-8 charset and a gzip-compressed body', async () => {
@@ -195,6 +230,68 @@ describe('Request bodies', () => {
       expectError(await request(app).post(`${AUTH}/invite`).set(bearer(owner)).set('Content-Type', 'text/plain').send('x'), 415,
         'Content-Type must be application/json');
       expectError(await request(app).post(`${AUTH}/invite`).set(bearer(owner)).set(json).send('[]'), 400, 'Request body must be a JSON object');
+    });
+
+    describe('a body of unknown keys, up to the size limit', () => {
+      const manyShortKeys = `{${Array.from({ length: 9_000 }, (_, i) => `"k${i}":0`).join(',')}}`;
+      const oneLongKey = `{"${'x'.repeat(84 * 1024)}":0}`;
+      const nestedValues = `{${Array.from({ length: 3_000 }, (_, i) => `"k${i}":{"a":[1,2,{"b":"c"}]}`).join(',')}}`;
+      const LONG_NAME_SHOWN = `${'x'.repeat(64)}\u2026`;
+
+      it.each([
+        ['many short keys', manyShortKeys, 'k0'],
+        ['one key of 84 kB', oneLongKey, LONG_NAME_SHOWN],
+        ['many keys with nested values', nestedValues, 'k0'],
+      ])('is refused without an answer that grows with it (%s): at most 20 details, under 4 kB', async (_name, body, first) => {
+        expect(body.length).toBeGreaterThan(80 * 1024);
+        const { app } = await buildTestApp();
+        for (const route of ['login', 'signup']) {
+          const res = await request(app).post(`${AUTH}/${route}`).set(json).send(body);
+          expectError(res, 400, `property ${first} should not exist`);
+          expect(res.body.details[0]).toEqual({ field: first, message: `property ${first} should not exist` });
+          expect(res.body.details.length).toBeLessThanOrEqual(20);
+          expect(Buffer.byteLength(res.text)).toBeLessThan(4 * 1024);
+        }
+      });
+
+      it('lists the first twenty unknown fields, in the order sent', async () => {
+        const { app } = await buildTestApp();
+        const res = await request(app).post(`${AUTH}/login`).set(json).send(manyShortKeys);
+        expect(res.body.details.map((d: { field: string }) => d.field)).toEqual(Array.from({ length: 20 }, (_, i) => `k${i}`));
+      });
+
+      it('cuts an unknown field\'s name after 64 characters, without splitting a character', async () => {
+        const { app } = await buildTestApp();
+        const name = `${'y'.repeat(63)}\u{1f600}tail`;
+        const res = await request(app).post(`${AUTH}/login`).send({ [name]: 1, email: 'a@b.co', password: PASSWORD });
+        expectError(res, 400, `property ${'y'.repeat(63)}\u2026 should not exist`);
+        const exact = await request(app).post(`${AUTH}/login`).send({ ['z'.repeat(64)]: 1 });
+        expect(exact.body.details[0].field).toBe('z'.repeat(64));
+      });
+
+      it('bounds the answer on every body reader: a protected route, and introspection served directly', async () => {
+        const serviceKeys = new MemoryServiceKeys();
+        const { rawKey } = await serviceKeyManager(serviceKeys).create('bounded');
+        const { app } = await buildTestApp({}, { serviceKeys });
+        const owner = await signupOwner(app);
+        for (const res of [
+          await request(app).post(`${AUTH}/api-keys`).set(bearer(owner)).set(json).send(manyShortKeys),
+          await request(app).post(`${AUTH}/introspect`).set('x-service-key', rawKey).set(json).send(manyShortKeys),
+        ]) {
+          expectError(res, 400, 'property k0 should not exist');
+          expect(res.body.details).toHaveLength(20);
+          expect(Buffer.byteLength(res.text)).toBeLessThan(4 * 1024);
+        }
+      });
+
+      it('bounds the query string\'s details the same way', async () => {
+        const { app } = await buildTestApp();
+        const owner = await signupOwner(app);
+        const query = Array.from({ length: 500 }, (_, i) => `q${i}=1`).join('&');
+        const res = await request(app).get(`${AUTH}/audit-events?${query}`).set(bearer(owner));
+        expectError(res, 400, 'property q0 should not exist');
+        expect(res.body.details).toHaveLength(20);
+      });
     });
 
     it('lists every complaint under details, first message first', async () => {

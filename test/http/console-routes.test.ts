@@ -34,6 +34,7 @@ describe('the console at /console', () => {
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
     }
     expect(CONSOLE_CONTENT_SECURITY_POLICY).toContain("script-src 'self';");
     expect(CONSOLE_CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");

@@ -38,6 +38,8 @@ describe('GET /docs', () => {
     const page = await request(app).get('/docs').expect(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.text).toContain('<title>Portcullis API reference</title>');
+    // An HTML page, unlike the API's answers: no window of another origin keeps a handle on it.
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
     const urls = referencedUrls(page.text);
     expect(urls).toEqual(expect.arrayContaining(['/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css', '/docs/assets/portcullis-docs.js']));
     for (const url of urls) {

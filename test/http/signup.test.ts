@@ -4,6 +4,8 @@ import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, createInvite, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { ManualClock } from '../support/manual-clock';
 import { uniqueEmail } from '../support/test-use-cases';
+import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
+import type { Secrets } from '../../src/application/ports/secrets';
 
 interface Claims { tenantId: string; userId: string; email: string; role: string; iat: number; exp: number }
 
@@ -156,5 +158,21 @@ describe('POST /api/v1/auth/signup', () => {
       const res = await request(app).post(`${AUTH}/signup`).send({ email: uniqueEmail(), password: PASSWORD });
       expectError(res, 400, 'tenant_name is required for new signups');
     });
+  });
+});
+
+describe('POST /api/v1/auth/signup when the slug drawn is taken', () => {
+  it('answers 201 for both tenants of one name when the random suffix repeats, each with its own slug', async () => {
+    const real = new NodeSecrets();
+    const suffixes = ['0a0a0a', '0a0a0a', '1b1b1b'];
+    const secrets: Secrets = { randomHex: (bytes) => (bytes === 3 && suffixes.length > 0 ? suffixes.shift()! : real.randomHex(bytes)), sha256Hex: (v) => real.sha256Hex(v) };
+    const { app, storage } = await buildTestApp({}, { secrets });
+    const answers = [];
+    for (const label of ['first', 'second']) {
+      answers.push(await request(app).post(`${AUTH}/signup`).send({ email: uniqueEmail(label), password: PASSWORD, tenant_name: 'Twin Co' }));
+    }
+    expect(answers.map((res) => res.status)).toEqual([201, 201]);
+    const slugs = await Promise.all(answers.map(async (res) => (await storage.repos.tenants.findById(res.body.tenant_id as string))?.slug));
+    expect(slugs).toEqual(['twin-co-0a0a0a', 'twin-co-1b1b1b']);
   });
 });

@@ -74,3 +74,47 @@ describe('spoofing inputs over HTTP', () => {
     expect(tenant?.name).toBe('Caf\u00e9 Ltd');
   });
 });
+
+describe('one visible-text rule for every name a person gives', () => {
+  /** 100 Tibetan letters each with U+0F73, which NFC writes as two marks: 200 characters sent, 300 stored. */
+  const GROWS_UNDER_NFC = '\u0f40\u0f73'.repeat(100);
+
+  it.each([
+    ['a newline', 'CI\ndeploy', 'control characters'],
+    ['a carriage return', 'CI\rdeploy', 'control characters'],
+    ['an escape sequence', 'CI \u001b[2Kdeploy', 'control characters'],
+    ['a right-to-left override', 'CI \u202eyolped', 'invisible formatting characters'],
+    ['a zero-width space', 'CI\u200bdeploy', 'invisible formatting characters'],
+    ['a combining mark with no base', '\u0336CI deploy', 'combining marks without a base character'],
+  ])('refuses an API key name with %s: 400 naming the field, and no key is made', async (_name, keyName, kind) => {
+    const { app } = await buildTestApp();
+    const owner = await signupOwner(app);
+    expectError(await request(app).post(`${AUTH}/api-keys`).set(bearer(owner)).send({ name: keyName }), 400, `name must not contain ${kind}`);
+    expect((await request(app).get(`${AUTH}/api-keys`).set(bearer(owner))).body.api_keys).toEqual([]);
+  });
+
+  it('stores an API key name NFC-normalised, and counts its length as stored', async () => {
+    const { app } = await buildTestApp();
+    const owner = await signupOwner(app);
+    const created = await request(app).post(`${AUTH}/api-keys`).set(bearer(owner)).send({ name: 'Cafe\u0301 deploy' });
+    expect(created.status).toBe(201);
+    expect(created.body.name).toBe('Caf\u00e9 deploy');
+    expect((await request(app).get(`${AUTH}/api-keys`).set(bearer(owner))).body.api_keys[0].name).toBe('Caf\u00e9 deploy');
+    expectError(await request(app).post(`${AUTH}/api-keys`).set(bearer(owner)).send({ name: GROWS_UNDER_NFC.slice(0, 100) }), 400,
+      'name must be shorter than or equal to 100 characters');
+  });
+
+  it('has CreateApiKey itself store the NFC form, whichever adapter calls it', async () => {
+    const { app, useCases } = await buildTestApp();
+    const owner = await signupOwner(app);
+    const created = await useCases.createApiKey.execute({ tenantId: owner.tenantId, userId: owner.userId, role: 'owner', method: 'jwt' }, { name: 'Cafe\u0301' });
+    expect(created.name).toBe('Caf\u00e9');
+    expect((await request(app).get(`${AUTH}/api-keys`).set(bearer(owner))).body.api_keys[0].name).toBe('Caf\u00e9');
+  });
+
+  it('counts a tenant name\'s length as stored, after NFC', async () => {
+    const { app } = await buildTestApp();
+    const res = await request(app).post(`${AUTH}/signup`).send({ email: `${local()}@example.com`, password: PASSWORD, tenant_name: GROWS_UNDER_NFC.slice(0, 100) });
+    expectError(res, 400, 'tenant_name must be shorter than or equal to 100 characters');
+  });
+});

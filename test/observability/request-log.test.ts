@@ -114,6 +114,34 @@ describe('request log', () => {
     expect(headers.some((h) => typeof h['user-agent'] === 'string' || typeof h['host'] === 'string')).toBe(true);
   });
 
+  it.each(['debug', 'trace'])('writes only allow-listed header values at %s level: a service key, a custom token header or a referer never appear', async (level) => {
+    const { raw, lines, logger } = captureLog(level);
+    const { app } = await buildTestApp({}, {}, { logger });
+    const serviceKey = `pcsk_${'5e'.repeat(32)}`;
+    const secrets = [serviceKey, 'custom-token-6d1f', 'upstream-session-77a2', 'join?token=0c9e', 'Basic cHJveHk6c2VjcmV0'];
+    await request(app).post(`${AUTH}/introspect`).set('x-service-key', serviceKey).send({ token: 'x' });
+    await request(app).get(`${AUTH}/changes`).set('X-Service-Key', serviceKey);
+    await request(app).get('/healthz')
+      .set('x-auth-token', 'custom-token-6d1f')
+      .set('x-upstream-session', 'upstream-session-77a2')
+      .set('referer', 'https://console.example/console/join?token=0c9e')
+      .set('proxy-authorization', 'Basic cHJveHk6c2VjcmV0')
+      .set('user-agent', 'probe/1.0');
+    await new Promise((resolve) => setImmediate(resolve));
+
+    const written = raw.join('\n');
+    for (const secret of secrets) expect(written).not.toContain(secret);
+    const headers = requestLines(lines).map((line) => line.headers as Record<string, string>);
+    expect(headers).toHaveLength(3);
+    // Present headers are named, and only the allow-listed ones keep their values.
+    expect(headers[0]!['x-service-key']).toBe('[Redacted]');
+    expect(headers[2]).toMatchObject({
+      'x-auth-token': '[Redacted]', 'x-upstream-session': '[Redacted]', referer: '[Redacted]', 'proxy-authorization': '[Redacted]',
+      'user-agent': 'probe/1.0',
+    });
+    expect(typeof headers[2]!.host).toBe('string');
+  });
+
   it('redacts credentials in any object logged elsewhere (passwords, tokens, invite tokens, api keys)', () => {
     const { raw, logger } = captureLog();
     logger.info({ body: { email: 'a@example.com', password: 'hunter22', invite_token: 'f'.repeat(64) }, token: 'jwt.jwt.jwt', api_key: 'pcls_x' }, 'something');

@@ -3,6 +3,7 @@ import type { Clock } from '../../src/application/ports/clock';
 import type { CredentialChangeFeed } from '../../src/application/ports/credential-change-feed';
 import type { CredentialStates } from '../../src/application/ports/credential-states';
 import type { ServiceKeyLookup } from '../../src/application/ports/service-keys';
+import type { Secrets } from '../../src/application/ports/secrets';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher';
 import type { LoginFailurePolicy, LoginThrottle } from '../../src/application/ports/login-throttle';
 import type { UseCases } from '../../src/application/use-cases';
@@ -45,6 +46,8 @@ export interface TestUseCasesOptions {
   readonly serviceKeys?: ServiceKeyLookup;
   /** How long a verified service key is trusted; buildUseCases's default otherwise. */
   readonly serviceKeyTrustMs?: number;
+  /** Randomness and digests; node:crypto's unless given (a scripted source, to make a collision happen). */
+  readonly secrets?: Secrets;
 }
 
 export interface TestUseCases {
@@ -61,7 +64,7 @@ export async function buildTestUseCases(options: TestUseCasesOptions = {}): Prom
     hasher: options.hasher ?? new ScryptPasswordHasher(FAST_SCRYPT),
     tokens: new JwtTokenService(TEST_JWT_SECRET),
     ids: new RandomUuidGenerator(),
-    secrets: new NodeSecrets(),
+    secrets: options.secrets ?? new NodeSecrets(),
     clock,
     loginThrottle: options.loginThrottle ?? new MemoryLoginThrottle(options.loginFailures ?? loadConfig({}).loginFailures, clock),
     credentials: options.credentials,

@@ -157,6 +157,18 @@ describe('InsecureFastPasswordHasherForTestsOnly', () => {
     await expect(createTestPortcullis()).rejects.toThrow('refuses to run with NODE_ENV=production');
   });
 
+  it.each(['production', 'Production', 'PRODUCTION', ' production ', 'prod', 'Prod', 'PROD', ' prod\t', 'pro duction'])(
+    'refuses NODE_ENV=%j, however production is spelled, given or read from the environment', async (spelling) => {
+      expect(() => new InsecureFastPasswordHasherForTestsOnly(spelling)).toThrow(InsecureHasherInProductionError);
+      process.env.NODE_ENV = spelling;
+      expect(() => new InsecureFastPasswordHasherForTestsOnly()).toThrow(InsecureHasherInProductionError);
+      await expect(createTestPortcullis()).rejects.toThrow(InsecureHasherInProductionError);
+    });
+
+  it.each(['test', 'development', 'Test', '', undefined])('runs with NODE_ENV=%j', (value) => {
+    expect(() => new InsecureFastPasswordHasherForTestsOnly(value)).not.toThrow();
+  });
+
   it('verifies its own hashes only, and production\'s hasher never accepts one of them', async () => {
     const hasher = new InsecureFastPasswordHasherForTestsOnly('test');
     const stored = await hasher.hash('secret password');

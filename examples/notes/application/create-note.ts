@@ -1,4 +1,4 @@
-import { assertRoleAtLeast, type Principal } from '../../../src/domain/modules/domain-kit';
+import { assertRoleAtLeast, normalizeVisibleText, type Principal } from '../../../src/domain/modules/domain-kit';
 import {
   type AuditTrail, type Clock, type IdGenerator, type RequestOrigin, type TenantUnitOfWork, UNKNOWN_ORIGIN,
 } from '../../../src/application/modules/application-kit';
@@ -27,7 +27,7 @@ export class CreateNote {
     const note: Note = {
       id: this.deps.ids.newOrderedId(),
       tenantId: caller.tenantId,
-      title: input.title,
+      title: normalizeVisibleText(input.title),
       body: input.body ?? '',
       createdBy: caller.userId,
       createdAt: this.deps.clock.now(),

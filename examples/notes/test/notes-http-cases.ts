@@ -87,6 +87,24 @@ export function describeNotesHttpCases(name: string, open: () => Promise<TestPor
       expect(res.body.error).toBe(res.body.details[0].message);
     });
 
+    it.each([
+      ['a newline', 'Stand\nup', 'control characters'],
+      ['a right-to-left override', 'Standup \u202etxt.exe', 'invisible formatting characters'],
+      ['a zero-width joiner', 'Stand\u200dup', 'invisible formatting characters'],
+      ['a combining mark with no base', '\u0336Standup', 'combining marks without a base character'],
+    ])('refuses a title with %s, as identity refuses names: 400 naming the field', async (_name, title, kind) => {
+      const { member } = await team(pc);
+      expectError(await request(pc.app).post(NOTES).set(member.headers).send({ title }), 400, `title must not contain ${kind}`);
+    });
+
+    it('stores a title NFC-normalised and counts its length as stored, never a 500 from the table\'s own limit', async () => {
+      const { member } = await team(pc);
+      expect((await write(pc, member, 'Cafe\u0301 notes')).title).toBe('Caf\u00e9 notes');
+      // 200 characters sent, 300 once NFC has written each U+0F73 as its two marks.
+      expectError(await request(pc.app).post(NOTES).set(member.headers).send({ title: '\u0f40\u0f73'.repeat(100) }), 400,
+        'title must be shorter than or equal to 200 characters');
+    });
+
     it('accepts a title of 200 and a body of 10000 characters', async () => {
       const { member } = await team(pc);
       const note = await write(pc, member, 't'.repeat(200), 'b'.repeat(10_000));

@@ -1,6 +1,7 @@
 import { API_KEY_RANDOM_BYTES, apiKeyExpiry, apiKeyLookupPrefix, composeApiKey } from '../../domain/api-key';
 import type { Principal } from '../../domain/principal';
 import { assertRoleAtLeast } from '../../domain/role';
+import { normalizeVisibleText } from '../../domain/visible-text';
 import { holdCaller } from '../authentication/hold-caller';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import type { Clock } from '../ports/clock';
@@ -41,7 +42,7 @@ export class CreateApiKey {
     const prefix = apiKeyLookupPrefix(apiKey);
     const now = clock.now();
     const id = ids.newId();
-    const name = input.name ?? null;
+    const name = input.name === undefined ? null : normalizeVisibleText(input.name);
     const expiresAt = apiKeyExpiry(now, input.expiresInDays);
     await unitOfWork.run(async (tx) => {
       await holdCaller(tx.users, caller, 'admin');

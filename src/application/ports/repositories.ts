@@ -6,8 +6,13 @@ import type { Tenant } from '../../domain/tenant';
 import type { User } from '../../domain/user';
 
 export interface TenantRepository {
-  /** Inserts a new tenant. Ids and slugs are fresh, so a conflict is a storage failure and is thrown as is. */
-  create(tenant: Tenant): Promise<void>;
+  /**
+   * Inserts a new tenant and answers true; answers false, writing nothing, when another tenant
+   * already has its slug (the random suffix came up twice), and the surrounding unit of work goes
+   * on as if the call had not been made, so the caller can try another slug. Any other conflict
+   * (an id that exists) is a storage failure and is thrown as is.
+   */
+  create(tenant: Tenant): Promise<boolean>;
   /** The tenant, or null when there is none with that id. */
   findById(id: string): Promise<Tenant | null>;
   /**

@@ -125,12 +125,22 @@ export class Signup {
     }));
   }
 
-  /** S-3: the first user of a new tenant owns it. */
+  /** How many random slug suffixes a signup draws before it gives up (createTenant). */
+  private static readonly SLUG_ATTEMPTS = 5;
+
+  /**
+   * S-3: the first user of a new tenant owns it. Its slug's suffix is random; when another tenant
+   * already has the slug it makes, another suffix is drawn. A draw meets a given taken slug once in
+   * 16.7 million, so SLUG_ATTEMPTS taken slugs in a row mean something else is wrong (a broken
+   * random source), and the signup fails rather than loop.
+   */
   private async createTenant(tx: Repositories, name: string): Promise<Joined> {
     const { ids, secrets, clock } = this.deps;
     const tenantId = ids.newId();
-    const slug = makeSlug(name, secrets.randomHex(SLUG_SUFFIX_HEX_LENGTH / 2));
-    await tx.tenants.create({ id: tenantId, name, slug, createdAt: clock.now() });
-    return { tenantId, role: 'owner' };
+    for (let attempt = 0; attempt < Signup.SLUG_ATTEMPTS; attempt += 1) {
+      const slug = makeSlug(name, secrets.randomHex(SLUG_SUFFIX_HEX_LENGTH / 2));
+      if (await tx.tenants.create({ id: tenantId, name, slug, createdAt: clock.now() })) return { tenantId, role: 'owner' };
+    }
+    throw new Error(`Signup: every slug drawn for the new tenant was taken (${Signup.SLUG_ATTEMPTS} random suffixes)`);
   }
 }

@@ -5,13 +5,22 @@ type AuditEvent = Schemas['AuditEvent'];
 const COLUMNS = ['occurred_at', 'action', 'actor_user_id', 'actor_email', 'actor_auth', 'target_id', 'client_ip', 'user_agent', 'request_id', 'details'] as const;
 
 /**
- * One CSV field (RFC 4180 quoting). A value a spreadsheet would run as a formula (=, +, -, @, tab or
- * carriage return first) gets a leading apostrophe: the log holds what callers sent (user agents).
+ * What a spreadsheet may read as the start of a formula, or (the separators) of a new cell that
+ * starts one: OWASP's list for CSV injection (=, +, -, @, tab, carriage return), a line feed, the
+ * two separators spreadsheets use (comma, and semicolon where the comma is a decimal mark), and NUL.
+ */
+const FORMULA_START = /^[=+\-@\t\r\n;,\u0000]/;
+
+/**
+ * One CSV field, as OWASP advises for text a caller chose (user agents, request ids, key names): every
+ * field is wrapped in double quotes with its own quotes doubled (RFC 4180), so nothing inside it can
+ * end the cell, and a field starting with a formula character gets a leading apostrophe inside the
+ * quotes, so a spreadsheet shows it as text instead of running it.
  */
 export function csvField(value: string | null): string {
-  if (value === null) return '';
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  const text = value ?? '';
+  const safe = FORMULA_START.test(text) ? `'${text}` : text;
+  return `"${safe.replace(/"/g, '""')}"`;
 }
 
 /** The events as shown, with a header row; actors named by e-mail where the member list knows them. */
@@ -31,5 +40,5 @@ export function auditCsv(events: readonly AuditEvent[], emails: ReadonlyMap<stri
     };
     return COLUMNS.map((column) => csvField(values[column])).join(',');
   });
-  return [COLUMNS.join(','), ...rows].join('\r\n') + '\r\n';
+  return [COLUMNS.map(csvField).join(','), ...rows].join('\r\n') + '\r\n';
 }

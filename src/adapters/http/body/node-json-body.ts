@@ -1,9 +1,7 @@
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
 import { HttpError } from '../errors/http-error';
-import { BODY_LIMIT_BYTES, hasBody, jsonObjectProblem } from './json-body';
+import { BODY_LIMIT_BYTES, charsetProblem, hasBody, jsonObjectProblem } from './json-body';
 import type { NodeHandler, NodeResponse } from '../fast-path/node-handler';
-import { fieldErrors, VALIDATOR_OPTIONS } from './validate-body';
+import { validatedInstance } from './validate-body';
 
 // res.locals is per request and untyped; these functions are the only way in and out of it.
 const KEY = 'body';
@@ -12,10 +10,6 @@ const KEY = 'body';
 export function nodeBodyOf<T>(res: NodeResponse): T {
   if (!(KEY in res.locals)) throw new Error('No body on this request: the route does not read one');
   return res.locals[KEY] as T;
-}
-
-function isUtf8(charset: string): boolean {
-  return charset === 'utf-8' || charset === 'utf8';
 }
 
 /**
@@ -33,14 +27,14 @@ export function nodeJsonBody(): NodeHandler {
       next();
       return;
     }
-    const [type = '', ...params] = (req.headers['content-type'] ?? '').split(';');
+    const [type = ''] = (req.headers['content-type'] ?? '').split(';');
     if (type.trim().toLowerCase() !== 'application/json') {
       next(new HttpError(415, 'Content-Type must be application/json'));
       return;
     }
-    const charset = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
-    if (charset !== undefined && !isUtf8(charset)) {
-      next(new HttpError(415, 'Unsupported charset: use UTF-8'));
+    const charset = charsetProblem(req.headers['content-type']);
+    if (charset) {
+      next(charset);
       return;
     }
     const encoding = req.headers['content-encoding']?.trim().toLowerCase();
@@ -98,11 +92,7 @@ export function nodeJsonBody(): NodeHandler {
 /** validateBody() for a body nodeJsonBody read: replaced by a validated instance of `dto`, or 400 naming the field. */
 export function validateNodeBody<T extends object>(dto: new () => T): NodeHandler {
   return async (_req, res, next) => {
-    const instance = plainToInstance(dto, nodeBodyOf<Record<string, unknown>>(res));
-    const details = fieldErrors(await validate(instance, VALIDATOR_OPTIONS));
-    const first = details[0];
-    if (first) throw new HttpError(400, first.message, details);
-    res.locals[KEY] = instance;
+    res.locals[KEY] = await validatedInstance(dto, nodeBodyOf<Record<string, unknown>>(res));
     next();
   };
 }

@@ -1,8 +1,6 @@
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
 import type { RequestHandler, Response } from 'express';
 import { HttpError } from '../errors/http-error';
-import { fieldErrors, VALIDATOR_OPTIONS } from './validate-body';
+import { shownName, validatedInstance } from './validate-body';
 
 const KEY = 'query';
 
@@ -15,13 +13,12 @@ export function validateQuery<T extends object>(dto: new () => T): RequestHandle
   return async (req, res, next) => {
     const raw = req.query as Record<string, unknown>;
     for (const [name, value] of Object.entries(raw)) {
-      if (typeof value !== 'string') throw new HttpError(400, `${name} must be given once`, [{ field: name, message: `${name} must be given once` }]);
+      if (typeof value !== 'string') {
+        const field = shownName(name);
+        throw new HttpError(400, `${field} must be given once`, [{ field, message: `${field} must be given once` }]);
+      }
     }
-    const instance = plainToInstance(dto, { ...raw });
-    const details = fieldErrors(await validate(instance, VALIDATOR_OPTIONS));
-    const first = details[0];
-    if (first) throw new HttpError(400, first.message, details);
-    res.locals[KEY] = instance;
+    res.locals[KEY] = await validatedInstance(dto, { ...raw });
     next();
   };
 }

@@ -1,4 +1,4 @@
-import { PAGE_CONTENT_SECURITY_POLICY } from '../middleware/security-headers';
+import { PAGE_CONTENT_SECURITY_POLICY, PAGE_OPENER_POLICY } from '../middleware/security-headers';
 import type { IRouter, Response } from 'express';
 import type { ConsoleFile, ConsoleFiles } from './console-files';
 
@@ -24,14 +24,15 @@ function send(res: Response, file: ConsoleFile, headers: Record<string, string>)
  * page at /console and at every one-segment address below it (/console/members,
  * /console/join?token=...), where the page's own router picks the screen. The page keeps the API's
  * `Cache-Control: no-store`; `Referrer-Policy: no-referrer` keeps an invitation token in the
- * address from leaving in a Referer header.
+ * address from leaving in a Referer header; `Cross-Origin-Opener-Policy: same-origin` keeps a window
+ * of another site that opened the page from holding a handle on it (PAGE_OPENER_POLICY).
  *
  * Unknown assets and deeper paths fall through to the 404 every unknown path gets. Mounted behind
  * the global rate limit like the reference page; a page load is three requests.
  */
 export function addConsoleRoutes(router: IRouter, files: ConsoleFiles): void {
   const page = (_req: unknown, res: Response): void => {
-    send(res, files.page, { 'Referrer-Policy': 'no-referrer' });
+    send(res, files.page, { 'Referrer-Policy': 'no-referrer', ...PAGE_OPENER_POLICY });
   };
   router.get(CONSOLE_BASE, page);
   router.get(`${CONSOLE_BASE}/assets/:file`, (req, res, next) => {

@@ -7,16 +7,39 @@ import { answerRequestId } from './request-id';
 import { routePatternOf } from '../routes/request-route';
 
 /**
+ * The request headers whose values the debug level writes. Every other header present is written
+ * by name with the value "[Redacted]": an allow-list, because a credential can travel in any header
+ * (x-service-key, a proxy's or a product team's own token header, a Referer holding an invitation
+ * link), and a deny-list only ever names the ones someone thought of.
+ */
+export const LOGGED_HEADERS: ReadonlySet<string> = new Set([
+  'accept', 'accept-encoding', 'accept-language', 'access-control-request-headers', 'access-control-request-method',
+  'cache-control', 'connection', 'content-encoding', 'content-length', 'content-type', 'expect', 'forwarded', 'host',
+  'origin', 'transfer-encoding', 'user-agent', 'via', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto',
+  'x-request-id',
+]);
+
+export const REDACTED = '[Redacted]';
+
+/** What the debug level writes of a request's headers: allow-listed values, every other header by name only. */
+export function loggableHeaders(headers: IncomingMessage['headers']): Record<string, string | string[] | undefined> {
+  const logged: Record<string, string | string[] | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) logged[name] = LOGGED_HEADERS.has(name) ? value : REDACTED;
+  return logged;
+}
+
+/**
  * Paths pino replaces with "[Redacted]" in every line the service logs. The request line itself
- * holds no header, body or URL at info level; these guard the debug level (which adds the request
- * headers) and any object logged elsewhere that carries a credential, at the top level or under
- * `body`. Exact paths, no wildcards: pino checks them on every line, and a `*.password` path walks
- * every key of every line, which costs about as much as the rest of the line (docs/benchmarks.md).
+ * holds no body or URL, and its headers only through loggableHeaders; these guard any object logged
+ * elsewhere that carries a credential, at the top level or under `body` or `headers`. Exact paths,
+ * no wildcards: pino checks them on every line, and a `*.password` path walks every key of every
+ * line, which costs about as much as the rest of the line (docs/benchmarks.md).
  */
 export const REDACT_PATHS: readonly string[] = [
   'headers.authorization',
   'headers.cookie',
   'headers["x-api-key"]',
+  'headers["x-service-key"]',
   'headers["proxy-authorization"]',
   'headers["set-cookie"]',
   'err.body', // body-parser keeps the raw body of a request it could not parse
@@ -30,7 +53,7 @@ interface RequestLine {
   durationMs: number;
   tenantId?: string;
   userId?: string;
-  headers?: IncomingMessage['headers'];
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 /**
@@ -40,7 +63,7 @@ interface RequestLine {
  *
  * Kept cheap, as every request passes here: the per-request child logger's only binding is the id
  * (serialised once, a string), and the line is a flat object built from values already at hand. At
- * debug level the request headers are added, redacted (REDACT_PATHS).
+ * debug level the request headers are added: the allow-listed values, the rest by name (loggableHeaders).
  */
 export function requestLog(logger: Logger): NodeHandler {
   const withHeaders = logger.isLevelEnabled('debug');
@@ -57,7 +80,7 @@ export function requestLog(logger: Logger): NodeHandler {
       entry.tenantId = principal.tenantId;
       entry.userId = principal.userId;
     }
-    if (withHeaders) entry.headers = req.headers;
+    if (withHeaders) entry.headers = loggableHeaders(req.headers);
     return entry;
   };
   const middleware = pinoHttp({

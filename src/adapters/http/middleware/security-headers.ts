@@ -38,6 +38,14 @@ export const PAGE_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * For the same two pages, which are documents a browser renders in a window: a window of another
+ * origin that opened one (a link with target=_blank, window.open) gets no handle on it, and it none
+ * on its opener, so neither can navigate the other (a console tab swapped for a phishing page) or
+ * probe it across origins. The API's JSON answers have no window, so they go without it.
+ */
+export const PAGE_OPENER_POLICY = { 'Cross-Origin-Opener-Policy': 'same-origin' } as const;
+
 export const API_SECURITY_HEADERS: readonly Header[] = [
   ['Content-Security-Policy', "default-src 'none';frame-ancestors 'none'"],
   ['Cross-Origin-Resource-Policy', 'same-origin'],

@@ -1,6 +1,7 @@
 /**
  * The HTTP surface a product module's routes build on: the route shape, the request's principal and
- * origin, the role guard with the contract's 403, the JSON body and its validation, the JSON answer.
+ * origin, the role guard with the contract's 403, the JSON body and its validation (with the
+ * visible-text rule for names people read), the JSON answer.
  * A module's HTTP adapter imports only this file (and express or class-validator themselves);
  * .dependency-cruiser.js refuses the rest of src/adapters/http.
  */
@@ -13,3 +14,4 @@ export { jsonBody } from '../body/json-body';
 export { validateBody } from '../body/validate-body';
 export { sendJson } from '../fast-path/send-json';
 export { OptionalField } from '../body/dto/optional-field';
+export { VisibleText } from '../body/dto/visible-text';

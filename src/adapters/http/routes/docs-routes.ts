@@ -2,6 +2,7 @@ import type { IRouter } from 'express';
 import { docsAsset } from '../docs/docs-assets';
 import { DOCS_ASSET_BASE, DOCS_CONTENT_SECURITY_POLICY, DOCS_PAGE_HTML, OPENAPI_JSON_PATH } from '../docs/docs-page';
 import { openApiJson } from '../docs/openapi-document';
+import { PAGE_OPENER_POLICY } from '../middleware/security-headers';
 
 /** The assets change only with the installed package; a day in a browser's cache is plenty. */
 const ASSET_CACHE_CONTROL = 'public, max-age=86400';
@@ -21,7 +22,7 @@ export function addDocsRoutes(router: IRouter, json: string = openApiJson()): vo
     res.type('application/json').send(json);
   });
   router.get('/docs', (_req, res) => {
-    res.set('Content-Security-Policy', DOCS_CONTENT_SECURITY_POLICY).type('html').send(DOCS_PAGE_HTML);
+    res.set({ 'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY, ...PAGE_OPENER_POLICY }).type('html').send(DOCS_PAGE_HTML);
   });
   router.get(`${DOCS_ASSET_BASE}/:file`, (req, res, next) => {
     const asset = docsAsset(req.params.file);

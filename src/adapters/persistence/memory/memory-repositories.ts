@@ -44,8 +44,10 @@ export function memoryRepositories(state: MemoryState): Repositories {
   return {
     tenants: {
       async create(tenant) {
-        assertUnique(state.tenants.values(), (t) => t.id === tenant.id || t.slug === tenant.slug, 'tenants_slug_key');
+        assertUnique(state.tenants.values(), (t) => t.id === tenant.id, 'tenants_pkey');
+        for (const t of state.tenants.values()) if (t.slug === tenant.slug) return false;
         state.tenants.set(tenant.id, tenant);
+        return true;
       },
       async findById(id) {
         return state.tenants.get(id) ?? null;

@@ -1,6 +1,8 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import { type MigrationSet, migrateToLatest } from '../kysely/migrations/migrate';
 import type { DB } from '../kysely/schema';
+import { isInsufficientPrivilege } from '../kysely/driver/pg-errors';
+import { APPLIED_MODULE_MIGRATIONS } from '../kysely/migrations/0011-module-readiness-and-audit-action-index';
 
 /** A module's migrations, applied after identity's and recorded in tables of its own. */
 export interface ModuleMigrations {
@@ -33,22 +35,41 @@ export async function migrateModules(db: Kysely<DB>, modules: readonly ModuleMig
 }
 
 /**
- * The modules' migrations the database has not recorded, for readiness (see pendingMigrations in
- * serving-database.ts: the same owner-only read, in a read-only transaction as the login user).
+ * The modules' migrations the database has not recorded, for readiness and for the start-up check
+ * (see pendingMigrations in serving-database.ts). The tables that record them belong to the owner,
+ * and neither the app role nor a least-privileged login may read them: the security-definer function
+ * APPLIED_MODULE_MIGRATIONS answers the names, for the owner and the app role alike. A schema older
+ * than that function is read directly, as the login (`set local role none`), which only its owner
+ * can do; for anyone else every module migration counts as pending, as identity's newer ones do.
  */
 export async function pendingModuleMigrations(db: Kysely<DB>, modules: readonly ModuleMigrations[]): Promise<string[]> {
   if (modules.length === 0) return [];
-  return db.transaction().setAccessMode('read only').execute(async (trx) => {
-    await sql`set local role none`.execute(trx);
-    const pending: string[] = [];
-    for (const module of modules) {
-      const { table } = migrationSetOf(module);
+  const found = await sql<{ fn: string | null }>`select to_regprocedure(${`${APPLIED_MODULE_MIGRATIONS}(text)`})::text as fn`.execute(db);
+  const read = found.rows[0]?.fn ? appliedThroughFunction : appliedAsLogin;
+  const pending: string[] = [];
+  for (const module of modules) {
+    const recorded = new Set(await read(db, module));
+    for (const name of Object.keys(module.migrations)) if (!recorded.has(name)) pending.push(`${module.name}/${name}`);
+  }
+  return pending;
+}
+
+async function appliedThroughFunction(db: Kysely<DB>, module: ModuleMigrations): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from ${sql.id(APPLIED_MODULE_MIGRATIONS)}(${module.name}) as name`.execute(db);
+  return rows.map((row) => row.name);
+}
+
+async function appliedAsLogin(db: Kysely<DB>, module: ModuleMigrations): Promise<string[]> {
+  const { table } = migrationSetOf(module);
+  try {
+    return await db.transaction().setAccessMode('read only').execute(async (trx) => {
+      await sql`set local role none`.execute(trx);
       const exists = await sql<{ found: string | null }>`select to_regclass(${table})::text as found`.execute(trx);
-      const recorded = new Set(exists.rows[0]?.found
-        ? (await sql<{ name: string }>`select name from ${sql.table(table)}`.execute(trx)).rows.map((row) => row.name)
-        : []);
-      for (const name of Object.keys(module.migrations)) if (!recorded.has(name)) pending.push(`${module.name}/${name}`);
-    }
-    return pending;
-  });
+      if (!exists.rows[0]?.found) return [];
+      return (await sql<{ name: string }>`select name from ${sql.table(table)}`.execute(trx)).rows.map((row) => row.name);
+    });
+  } catch (error) {
+    if (!isInsufficientPrivilege(error)) throw error;
+    return [];
+  }
 }

@@ -2,12 +2,12 @@ import { IsEmail, IsIn, MaxLength } from 'class-validator';
 import { MAX_EMAIL_LENGTH } from '../../../../domain/email';
 import { INVITABLE_ROLES, type InvitableRole } from '../../../../domain/role';
 import { OptionalField } from './optional-field';
-import { IsVisibleText } from './visible-text';
+import { VisibleText } from './visible-text';
 
 export class InviteBody {
   @IsEmail()
   @MaxLength(MAX_EMAIL_LENGTH)
-  @IsVisibleText()
+  @VisibleText()
   email!: string;
 
   @OptionalField()

@@ -3,7 +3,7 @@ import { MAX_EMAIL_LENGTH } from '../../../../domain/email';
 import { TENANT_NAME_MAX_LENGTH } from '../../../../domain/tenant';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../domain/user';
 import { OptionalField } from './optional-field';
-import { IsVisibleText } from './visible-text';
+import { VisibleText } from './visible-text';
 
 /** Bounds the work a forged token can cause; the use-case rejects anything not shaped like ours. */
 const INVITE_TOKEN_MAX_LENGTH = 256;
@@ -15,7 +15,7 @@ const INVITE_TOKEN_MAX_LENGTH = 256;
 export class SignupBody {
   @IsEmail()
   @MaxLength(MAX_EMAIL_LENGTH)
-  @IsVisibleText()
+  @VisibleText()
   email!: string;
 
   @IsString()
@@ -26,7 +26,7 @@ export class SignupBody {
   @OptionalField()
   @IsString()
   @Length(1, TENANT_NAME_MAX_LENGTH)
-  @IsVisibleText()
+  @VisibleText()
   tenant_name?: string;
 
   @OptionalField()

@@ -1,5 +1,6 @@
+import { Transform } from 'class-transformer';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
-import { hiddenCharacterIn } from '../../../../domain/visible-text';
+import { hiddenCharacterIn, normalizeVisibleText } from '../../../../domain/visible-text';
 
 /**
  * The field's text must show what it holds (domain/visible-text.ts): no control or invisible
@@ -16,4 +17,19 @@ export function IsVisibleText(options?: ValidationOptions): PropertyDecorator {
       },
     },
   }, options);
+}
+
+/**
+ * A name a person gives and others read (a tenant's name, an e-mail address, an API key's name, a
+ * module's title): the one visible-text rule of the domain, at the boundary. The text is
+ * NFC-normalised as it is read, so the field's other checks (its length above all) apply to the
+ * form that is stored, and then refused if it holds hidden characters (IsVisibleText).
+ */
+export function VisibleText(options?: ValidationOptions): PropertyDecorator {
+  const normalize = Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? normalizeVisibleText(value) : value));
+  const check = IsVisibleText(options);
+  return (target, property) => {
+    normalize(target, property);
+    check(target, property);
+  };
 }

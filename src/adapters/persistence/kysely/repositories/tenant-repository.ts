@@ -10,13 +10,21 @@ import type { TenantScope } from '../driver/tenant-scope';
 export class KyselyTenantRepository implements TenantRepository {
   constructor(private readonly scope: TenantScope) {}
 
-  async create(tenant: Tenant): Promise<void> {
-    await this.scope.forTenant(tenant.id, (db) =>
+  /**
+   * `on conflict (slug) do nothing`: a taken slug inserts no row and returns none, without an
+   * error. A unique violation would abort a surrounding Postgres transaction (every later statement
+   * refused until it rolls back), and signup retries its slug inside its transaction.
+   */
+  async create(tenant: Tenant): Promise<boolean> {
+    const inserted = await this.scope.forTenant(tenant.id, (db) =>
       db
         .insertInto('tenants')
         .values({ id: tenant.id, name: tenant.name, slug: tenant.slug, created_at: tenant.createdAt })
-        .execute(),
+        .onConflict((conflict) => conflict.column('slug').doNothing())
+        .returning('id')
+        .executeTakeFirst(),
     );
+    return inserted !== undefined;
   }
 
   async findById(id: string): Promise<Tenant | null> {
