@@ -3,6 +3,7 @@ import { assertSameTenant, type TenantUnitOfWork } from '../../../application/mo
 import { KyselyAuditEventRepository } from '../kysely/repositories/audit-event-repository';
 import type { DB } from '../kysely/schema';
 import { standaloneScope, transactionScope } from '../kysely/driver/tenant-scope';
+import type { TenantWalls } from '../kysely/driver/tenant-walls';
 import type { ModuleStorageAdapters, ModuleStore } from './module-store';
 
 /**
@@ -12,18 +13,18 @@ import type { ModuleStorageAdapters, ModuleStore } from './module-store';
  * enableTenantWall) whatever its WHERE clause says. Reads take the same path as identity's
  * tenant-scoped reads: on Postgres one round trip per statement (tenant-scope.ts).
  */
-export function kyselyModuleStore(db: Kysely<DB>): ModuleStore {
+export function kyselyModuleStore(database: { readonly db: Kysely<DB>; readonly walls: TenantWalls }): ModuleStore {
   return {
-    unitOfWork: <R, S>(adapters: ModuleStorageAdapters<R, S>) => kyselyTenantUnitOfWork(db, adapters.kysely),
+    unitOfWork: <R, S>(adapters: ModuleStorageAdapters<R, S>) => kyselyTenantUnitOfWork(database.db, database.walls, adapters.kysely),
   };
 }
 
-function kyselyTenantUnitOfWork<R>(db: Kysely<DB>, repositories: (db: Kysely<DB>) => R): TenantUnitOfWork<R> {
-  const standalone = standaloneScope(db);
+function kyselyTenantUnitOfWork<R>(db: Kysely<DB>, walls: TenantWalls, repositories: (db: Kysely<DB>) => R): TenantUnitOfWork<R> {
+  const standalone = standaloneScope(db, walls);
   return {
     run: (tenantId, work) =>
       db.transaction().execute(async (trx) => {
-        const scope = transactionScope(trx);
+        const scope = transactionScope(trx, walls);
         await scope.forTenant(tenantId, async () => undefined); // sets it once, for the whole transaction
         const trail = new KyselyAuditEventRepository(scope);
         return work({
