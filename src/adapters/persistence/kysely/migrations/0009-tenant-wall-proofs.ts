@@ -20,7 +20,7 @@ import { LOOKUP_MEMBER_AUTH_STATE, RECORD_API_KEY_USES } from './0008-credential
 //   are 'tenant:<id>', 'email:<address>', 'check' (the start-up check); a function that needs a
 //   new kind of proof takes a subject of its own. It is callable by the owner only, so only the
 //   owner's definer functions reach the key.
-// - The keys are installed by the owner after migrating (tenant-walls.ts): a migration cannot know
+// - The keys are installed by the owner after migrating (tenant-wall-setup.ts): a migration cannot know
 //   the key, and installing it at each start, under a lock, is what lets a mismatch be found there.
 //   Until a key is installed nothing passes the walls.
 // - The definer functions that answered for a guessable argument now want a proof over it: a
