@@ -23,7 +23,10 @@ import os from 'node:os';
 import { type Kysely, Migrator, sql } from 'kysely';
 import { openPostgres } from '../src/adapters/persistence/kysely/driver/dialects';
 import { migrationProvider, migrations } from '../src/adapters/persistence/kysely/migrations';
-import { APP_ROLE, TENANT_SETTING } from '../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
+import { APP_ROLE } from '../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
+import { WALL_SETTING } from '../src/adapters/persistence/kysely/migrations/0009-tenant-wall-proofs';
+import { DEVELOPMENT_TENANT_WALL_KEY, TenantWalls } from '../src/adapters/persistence/kysely/driver/tenant-walls';
+import { installTenantWallKey } from '../src/adapters/persistence/kysely/driver/tenant-wall-setup';
 import { AUDIT_ACTION_INDEX } from '../src/adapters/persistence/kysely/migrations/0011-module-readiness-and-audit-action-index';
 import { createKyselyStorage } from '../src/adapters/persistence/kysely/repositories/kysely-storage';
 import type { DB } from '../src/adapters/persistence/kysely/schema';
@@ -80,7 +83,7 @@ async function seed(db: Kysely<DB>, events: number): Promise<string> {
 }
 
 async function timePages(db: Kysely<DB>, tenantId: string, pages: readonly Page[]): Promise<Map<string, number>> {
-  const { repos } = createKyselyStorage(db, async () => undefined);
+  const { repos } = createKyselyStorage({ db, walls: WALLS }, async () => undefined);
   const times = new Map<string, number[]>(pages.map((page) => [page.name, []]));
   for (let run = -2; run < RUNS; run += 1) {
     for (const page of pages) {
@@ -97,7 +100,7 @@ async function timePages(db: Kysely<DB>, tenantId: string, pages: readonly Page[
 /** The list's statement for a filtered page, as the app role with the tenant set, as the repository runs it. */
 async function explain(db: Kysely<DB>, tenantId: string, action: string): Promise<string> {
   return db.transaction().execute(async (trx) => {
-    await sql`select set_config(${TENANT_SETTING}, ${tenantId}, true)`.execute(trx);
+    await sql`select set_config(${WALL_SETTING}, ${WALLS.setting(tenantId)}, true)`.execute(trx);
     const { rows } = await sql<{ 'QUERY PLAN': string }>`
       explain (analyze, buffers, costs off, timing off)
       select * from audit_events where tenant_id = ${tenantId} and action = ${action}
@@ -105,6 +108,9 @@ async function explain(db: Kysely<DB>, tenantId: string, action: string): Promis
     return rows.map((row) => `    ${row['QUERY PLAN']}`).join('\n');
   });
 }
+
+/** The scratch database is the script's own: the development key serves. */
+const WALLS = new TenantWalls(DEVELOPMENT_TENANT_WALL_KEY);
 
 async function main(): Promise<void> {
   const url = process.env['DATABASE_URL'];
@@ -127,6 +133,7 @@ async function main(): Promise<void> {
       if (error) throw error;
     };
     await upTo(before);
+    await installTenantWallKey(owner.db, WALLS);
     let started = Date.now();
     const tenantId = await seed(owner.db, EVENTS);
     const seededIn = Date.now() - started;
@@ -137,7 +144,7 @@ async function main(): Promise<void> {
       from audit_events`.execute(owner.db);
 
     // The second page of the rarest filter starts after the first page's last event.
-    const { repos } = createKyselyStorage(serving.db, async () => undefined);
+    const { repos } = createKyselyStorage({ db: serving.db, walls: WALLS }, async () => undefined);
     const firstRare = await repos.auditEvents.list(tenantId, { limit: PAGE, action: 'member.removed' });
     const last = firstRare.at(-1)!;
     const pages: Page[] = [

@@ -5,6 +5,8 @@
  *
  *   npx tsx scripts/bench/compare.ts <commit> [/me|/invites]          (default /me, bearer token)
  *   COMPARE_REPS=7 COMPARE_SECONDS=5 DATABASE_URL=… npx tsx scripts/bench/compare.ts 1528511 /invites
+ *   COMPARE_BEFORE_DATABASE_URL=postgres://…/other …   (the earlier commit on a database of its own, for
+ *                                                       a change whose migration the earlier code cannot serve on)
  *
  * The earlier commit is exported with `git archive` into a temporary folder that borrows this
  * tree's packages, compiled there, and started as its own bench did: through scripts/start.sh if it
@@ -12,7 +14,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT, prepareRunner, processCpuSeconds, RssSampler, ServerProcess, type Runner } from './children';
 import { runLoad, type LoadSpec } from './load';
@@ -41,6 +43,7 @@ interface Target {
   readonly cpu: number[];
   readonly rps: number[];
   rss: number;
+  non2xx: number;
 }
 
 async function main(): Promise<void> {
@@ -62,20 +65,23 @@ async function main(): Promise<void> {
       started.push(server);
       return server;
     };
-    const old = await start(`service@${commit.slice(0, 7)}`, before.runner, before.hasLauncher ? 'production' : 'node');
+    const beforeDatabase = process.env['COMPARE_BEFORE_DATABASE_URL'];
+    const old = await start(`service@${commit.slice(0, 7)}`, before.runner, before.hasLauncher ? 'production' : 'node',
+      beforeDatabase ? { DATABASE_URL: beforeDatabase } : {});
     const current = await start('service (working tree)', now, 'production');
     const oldSeed = await seed(old, settings);
     const currentSeed = await seed(current, settings);
     const baseline = await start('baseline', now, 'node', { BENCH_ME_BODY: currentSeed.meBody });
     const targets: Target[] = [
-      { name: 'baseline', server: baseline, token: currentSeed.token, path: '/me', cpu: [], rps: [], rss: 0 },
-      { name: old.name, server: old, token: oldSeed.token, path, cpu: [], rps: [], rss: 0 },
-      { name: current.name, server: current, token: currentSeed.token, path, cpu: [], rps: [], rss: 0 },
+      { name: 'baseline', server: baseline, token: currentSeed.token, path: '/me', cpu: [], rps: [], rss: 0, non2xx: 0 },
+      { name: old.name, server: old, token: oldSeed.token, path, cpu: [], rps: [], rss: 0, non2xx: 0 },
+      { name: current.name, server: current, token: currentSeed.token, path, cpu: [], rps: [], rss: 0, non2xx: 0 },
     ];
     const spec = (t: Target, duration: number): LoadSpec => ({
       url: t.server.url, path: `${AUTH_BASE}${t.path}`, headers: { authorization: `Bearer ${t.token}` }, connections: 10, duration,
     });
     for (const t of targets) await runLoad(spec(t, 2));
+    const loadAtStart = loadavg();
     for (let rep = 0; rep < reps; rep++) {
       for (const t of rep % 2 === 0 ? targets : [...targets].reverse()) {
         const sampler = new RssSampler([t.server.pid]);
@@ -83,15 +89,20 @@ async function main(): Promise<void> {
         const load = await runLoad(spec(t, seconds));
         t.cpu.push(((processCpuSeconds(t.server.pid) - cpuBefore) * 1e6) / (load.ok + load.non2xx));
         t.rps.push(load.rps);
+        t.non2xx += load.non2xx;
         t.rss = Math.max(t.rss, sampler.stop().get(t.server.pid) ?? Number.NaN);
       }
     }
     const base = targets[0]!;
-    console.log(`\ncompare: GET ${path} (baseline: GET /me), ${reps} alternated runs of ${seconds} s, medians`);
+    const loads = [loadAtStart, loadavg()].map((l) => l.map((v) => v.toFixed(2)).join(' ')).join(' → ');
+    console.log(`\ncompare: GET ${path} (baseline: GET /me), ${reps} alternated runs of ${seconds} s, medians; load average ${loads}`);
     for (const t of targets) {
       console.log(`${t.name.padEnd(24)} ${median(t.rps).toFixed(0).padStart(6)} req/s ${(100 * median(t.rps) / median(base.rps)).toFixed(1).padStart(5)}% of baseline`
-        + `   CPU ${median(t.cpu).toFixed(0).padStart(4)} µs/req ×${(median(t.cpu) / median(base.cpu)).toFixed(2)}   peak RSS ${(t.rss / 2 ** 20).toFixed(0)} MB`);
+        + `   CPU ${median(t.cpu).toFixed(0).padStart(4)} µs/req ×${(median(t.cpu) / median(base.cpu)).toFixed(2)}   peak RSS ${(t.rss / 2 ** 20).toFixed(0)} MB`
+        + `   runs ${t.rps.map((rps) => rps.toFixed(0)).join(' ')}   non-2xx ${t.non2xx}`);
     }
+    const [, earlier, later] = targets as [Target, Target, Target];
+    console.log(`working tree / ${earlier.name}: req/s ×${(median(later.rps) / median(earlier.rps)).toFixed(3)}, CPU per request ×${(median(later.cpu) / median(earlier.cpu)).toFixed(3)}`);
   } finally {
     await Promise.all(started.map((server) => server.stop()));
     rmSync(before.dir, { recursive: true, force: true }); // the symlinks go, the packages they point at stay

@@ -29,6 +29,7 @@ import { openStorage } from '../../src/bootstrap/database';
 import { buildUseCases } from '../../src/bootstrap/wire';
 import { announceReady, describeLaunch, memoryBreakdown, serveBenchChannel } from './child-channel';
 import { BENCH_JWT_SECRET } from './protocol';
+import { DEVELOPMENT_TENANT_WALL_KEY } from '../../src/adapters/persistence/kysely/driver/tenant-walls';
 
 /**
  * The production hasher (its defaults: OWASP parameters), noting the header of the hashes it makes
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
     ...process.env,
     NODE_ENV: 'production',
     JWT_SECRET: BENCH_JWT_SECRET,
+    // Production wants a key of its own; a database the tests migrated has the development key.
+    TENANT_WALL_KEY: process.env['TENANT_WALL_KEY'] ?? DEVELOPMENT_TENANT_WALL_KEY,
     PGLITE_DIR: process.env['DATABASE_URL'] ? (process.env['PGLITE_DIR'] ?? 'memory://') : 'memory://',
     RATE_LIMIT_GLOBAL: RAISED,
     RATE_LIMIT_LOGIN: RAISED,

@@ -1,6 +1,6 @@
 /**
- * What a tenant-scoped read behind the tenant wall costs (GET /invites' query, listPending over 20
- * pending invites), outside a unit of work, by the two ways the adapter can run it:
+ * What a tenant-scoped read behind the tenant wall costs (GET /members' query, listMembers over 20
+ * members), outside a unit of work, by the two ways the adapter can run it:
  *
  * - `transaction`: BEGIN, set_config, SELECT, COMMIT (four round trips; transactionPerCallScope)
  * - `pipelined`: set_config and the SELECT in one round trip (standaloneScope on Postgres)
@@ -15,7 +15,7 @@
  *   TENANT_READ_EMBEDDED=1 npx tsx scripts/bench/tenant-read.ts   (PGlite in memory instead)
  *   TENANT_READ_WAYS=pipelined …     (one way only, e.g. under node --cpu-prof)
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { kyselyRepositories } from '../../src/adapters/persistence/kysely/repositories/kysely-repositories';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
@@ -28,21 +28,20 @@ import { INITIAL_AUTH_VERSION } from '../../src/domain/user';
 const ROUNDS = Number(process.env['TENANT_READ_ROUNDS'] ?? 5);
 const N = Number(process.env['TENANT_READ_N'] ?? 1000);
 const CONCURRENCY = 10;
-const INVITES = 20;
+const MEMBERS = 20;
 
 type Way = 'transaction' | 'pipelined';
 const WAYS = (process.env['TENANT_READ_WAYS'] ?? 'transaction,pipelined').split(',').filter((w): w is Way => w === 'transaction' || w === 'pipelined');
 
 async function seed(repos: Repositories): Promise<string> {
   const tenantId = randomUUID();
-  const userId = randomUUID();
   const now = new Date();
   await repos.tenants.create({ id: tenantId, name: 'Bench', slug: `bench-${tenantId}`, createdAt: now });
-  await repos.users.create({ id: userId, tenantId, email: `bench-${userId}@example.com`, passwordHash: 'x', role: 'owner', createdAt: now, authVersion: INITIAL_AUTH_VERSION });
-  for (let i = 0; i < INVITES; i += 1) {
-    await repos.invites.create({
-      id: randomUUID(), tenantId, email: `invitee-${randomUUID()}@example.com`, role: 'member', token: randomBytes(32).toString('hex'),
-      invitedBy: userId, expiresAt: new Date(now.getTime() + 86_400_000), acceptedAt: null, createdAt: now,
+  for (let i = 0; i < MEMBERS; i += 1) {
+    const userId = randomUUID();
+    await repos.users.create({
+      id: userId, tenantId, email: `bench-${userId}@example.com`, passwordHash: 'x', role: i === 0 ? 'owner' : 'member', createdAt: now,
+      authVersion: INITIAL_AUTH_VERSION,
     });
   }
   return tenantId;
@@ -58,9 +57,9 @@ async function sequential(repos: Repositories, tenantId: string, sample: Sample)
   const cpu = process.cpuUsage();
   for (let i = 0; i < N; i += 1) {
     const started = process.hrtime.bigint();
-    const invites = await repos.invites.listPending(tenantId, new Date());
+    const members = await repos.users.listMembers(tenantId);
     sample.sequentialUs.push(Number(process.hrtime.bigint() - started) / 1000);
-    if (invites.length !== INVITES) throw new Error(`expected ${INVITES} invites, read ${invites.length}`);
+    if (members.length !== MEMBERS) throw new Error(`expected ${MEMBERS} members, read ${members.length}`);
   }
   const used = process.cpuUsage(cpu);
   sample.cpuUsPerRead.push((used.user + used.system) / N);
@@ -72,7 +71,7 @@ async function concurrent(repos: Repositories, tenantId: string, sample: Sample)
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (left > 0) {
       left -= 1;
-      await repos.invites.listPending(tenantId, new Date());
+      await repos.users.listMembers(tenantId);
     }
   }));
   sample.readsPerSecond.push(N / (Number(process.hrtime.bigint() - started) / 1e9));
@@ -91,8 +90,8 @@ async function main(): Promise<void> {
   const opened = embedded ? await openServingPglite('memory://') : await openServingPostgres(url!);
   const db: Kysely<DB> = opened.db;
   const ways: Record<Way, Repositories> = {
-    transaction: kyselyRepositories(transactionPerCallScope(db)),
-    pipelined: kyselyRepositories(standaloneScope(db)),
+    transaction: kyselyRepositories(transactionPerCallScope(db, opened.walls)),
+    pipelined: kyselyRepositories(standaloneScope(db, opened.walls)),
   };
   try {
     const tenantId = await seed(ways.transaction);
@@ -100,7 +99,7 @@ async function main(): Promise<void> {
       transaction: { sequentialUs: [], cpuUsPerRead: [], readsPerSecond: [] },
       pipelined: { sequentialUs: [], cpuUsPerRead: [], readsPerSecond: [] },
     };
-    console.log(`tenant-read: ${embedded ? 'PGlite (memory)' : 'Postgres'}; ${ROUNDS} rounds × ${N} reads per way; listPending of ${INVITES} invites`);
+    console.log(`tenant-read: ${embedded ? 'PGlite (memory)' : 'Postgres'}; ${ROUNDS} rounds × ${N} reads per way; listMembers of ${MEMBERS} members`);
     for (const way of WAYS) await sequential(ways[way], tenantId, { sequentialUs: [], cpuUsPerRead: [], readsPerSecond: [] }); // warm-up
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = round % 2 === 0 ? WAYS : [...WAYS].reverse();

@@ -1,5 +1,6 @@
 import { bool, cleanEnv, makeValidator, port, str, url } from 'envalid';
 import proxyAddr from 'proxy-addr';
+import { DEVELOPMENT_TENANT_WALL_KEY } from '../adapters/persistence/kysely/driver/tenant-walls';
 
 export interface Config {
   readonly port: number;
@@ -16,6 +17,13 @@ export interface Config {
   readonly jwtSecret: string | undefined;
   /** The secret being rotated out: still accepted when verifying tokens, never used to sign. */
   readonly jwtSecretPrevious: string | undefined;
+  /**
+   * The key the database's tenant walls check the service's proofs with (migration 0009). Required
+   * in production; elsewhere a fixed development key, so a development database keeps opening.
+   */
+  readonly tenantWallKey: string;
+  /** The key being replaced: a database that holds it is given tenantWallKey too (docs/operations.md). */
+  readonly tenantWallKeyPrevious: string | undefined;
   /** Rate-limit counters (and other cross-instance state) live here when set; in-process otherwise. */
   readonly redisUrl: string | undefined;
   /** Express's `trust proxy`: a hop count or a list of addresses/subnets; false trusts no proxy. */
@@ -128,6 +136,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     PGLITE_DIR: str({ default: '.data/pglite' }),
     JWT_SECRET: str({ default: undefined }),
     JWT_SECRET_PREVIOUS: str({ default: undefined }),
+    TENANT_WALL_KEY: str({ default: undefined }),
+    TENANT_WALL_KEY_PREVIOUS: str({ default: undefined }),
     REDIS_URL: url({ default: undefined }),
     TRUST_PROXY: trustProxySetting({ default: false }),
     LOGIN_FAILURE_LIMIT: positiveInt({ default: 10 }),
@@ -166,9 +176,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   });
 
   if (cleaned.NODE_ENV === 'production') {
-    for (const name of ['JWT_SECRET', 'JWT_SECRET_PREVIOUS'] as const) {
+    for (const name of ['JWT_SECRET', 'JWT_SECRET_PREVIOUS', 'TENANT_WALL_KEY', 'TENANT_WALL_KEY_PREVIOUS'] as const) {
       const secret = cleaned[name];
-      if (name === 'JWT_SECRET' && !secret) problems.push('JWT_SECRET: is required in production');
+      if ((name === 'JWT_SECRET' || name === 'TENANT_WALL_KEY') && !secret) problems.push(`${name}: is required in production`);
       else if (secret && Buffer.byteLength(secret, 'utf8') < MIN_PRODUCTION_SECRET_BYTES) {
         problems.push(`${name}: must be at least ${MIN_PRODUCTION_SECRET_BYTES} bytes in production`);
       }
@@ -183,6 +193,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('LOGIN_FAILURE_ACCOUNT_LIMIT: must be at least LOGIN_FAILURE_LIMIT (it counts every address together)');
   }
   if (cleaned.REDIS_KEY_PREFIX === '') problems.push('REDIS_KEY_PREFIX: must not be empty');
+  if (cleaned.TENANT_WALL_KEY === '') problems.push('TENANT_WALL_KEY: must not be empty');
+  if (cleaned.TENANT_WALL_KEY_PREVIOUS !== undefined && cleaned.TENANT_WALL_KEY_PREVIOUS === (cleaned.TENANT_WALL_KEY ?? DEVELOPMENT_TENANT_WALL_KEY)) {
+    problems.push('TENANT_WALL_KEY_PREVIOUS: must differ from TENANT_WALL_KEY (it names the key being replaced)');
+  }
   if (cleaned.METRICS_ON_MAIN_PORT && cleaned.METRICS_PORT !== undefined) {
     problems.push('METRICS_ON_MAIN_PORT: cannot be set with METRICS_PORT (choose one place for /metrics)');
   }
@@ -209,6 +223,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgliteDir: cleaned.PGLITE_DIR,
     jwtSecret: cleaned.JWT_SECRET,
     jwtSecretPrevious: cleaned.JWT_SECRET_PREVIOUS,
+    tenantWallKey: cleaned.TENANT_WALL_KEY ?? DEVELOPMENT_TENANT_WALL_KEY,
+    tenantWallKeyPrevious: cleaned.TENANT_WALL_KEY_PREVIOUS,
     redisUrl: cleaned.REDIS_URL,
     trustProxy: cleaned.TRUST_PROXY,
     loginFailures: {

@@ -13,7 +13,8 @@ import { type ModuleMigrations, pendingModuleMigrations } from '../adapters/pers
 import type { ModuleStore } from '../adapters/persistence/modules/module-store';
 import type { Config } from './config';
 
-type DatabaseConfig = Pick<Config, 'databaseUrl' | 'pgliteDir'> & Partial<Pick<Config, 'database' | 'migrationDatabaseUrl'>>;
+type DatabaseConfig = Pick<Config, 'databaseUrl' | 'pgliteDir'>
+  & Partial<Pick<Config, 'database' | 'migrationDatabaseUrl' | 'tenantWallKey' | 'tenantWallKeyPrevious'>>;
 
 export interface OpenedStorage {
   readonly storage: Storage;
@@ -81,8 +82,10 @@ export async function openStorage(
       onConnectionError: onIdleConnectionError,
       migrationUrl: config.migrationDatabaseUrl,
       modules,
+      tenantWallKey: config.tenantWallKey,
+      tenantWallKeyPrevious: config.tenantWallKeyPrevious,
     })
-    : await openServingPglite(config.pgliteDir, modules);
+    : await openServingPglite(config.pgliteDir, modules, { tenantWallKey: config.tenantWallKey, tenantWallKeyPrevious: config.tenantWallKeyPrevious });
   const { db, close, appliedMigrations, poolStats } = opened;
   let loginRisks: string[] = [];
   try {
@@ -93,9 +96,9 @@ export async function openStorage(
   }
   return {
     loginRisks,
-    storage: createKyselyStorage(db, close),
+    storage: createKyselyStorage(opened, close),
     listenForChanges: changeListenerFor(config.databaseUrl, opened),
-    moduleStore: kyselyModuleStore(db),
+    moduleStore: kyselyModuleStore(opened),
     location: locationOf(config),
     appliedMigrations,
     pendingMigrations: async () => [...await pendingMigrations(db), ...await pendingModuleMigrations(db, modules)],

@@ -115,7 +115,7 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     removeMember: new RemoveMember({ unitOfWork, clock, trail }),
     changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail }),
     listAuditEvents: new ListAuditEvents({ auditEvents, moduleActions: policy.moduleAuditActions }),
-    recordRefusal: new RecordRefusal({ auditEvents, tenants: repos.tenants, trail }),
+    recordRefusal: new RecordRefusal({ auditEvents, trail }),
     authenticateService: new AuthenticateService({
       serviceKeys, secrets, clock, trustForMs: policy.serviceKeyTrustMs ?? DEFAULT_SERVICE_KEY_TRUST_MS,
     }),

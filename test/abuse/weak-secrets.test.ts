@@ -26,13 +26,21 @@ describe('abuse: weak secrets', () => {
     expect(configError({ NODE_ENV: 'production' }).problems).toContain('JWT_SECRET: is required in production');
   });
 
+  it('missing or weak TENANT_WALL_KEY in production (the key behind the database\'s tenant walls): the start is refused, naming it', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 's'.repeat(MIN_PRODUCTION_SECRET_BYTES) };
+    expect(configError(production).problems).toContain('TENANT_WALL_KEY: is required in production');
+    expect(configError({ ...production, TENANT_WALL_KEY: 'changeme' }).problems.join('\n')).toMatch(/^TENANT_WALL_KEY: must be at least 32 bytes/m);
+  });
+
   it('weak JWT_SECRET_PREVIOUS in production (a rotated-out secret still verifies tokens): refused too', () => {
     const error = configError({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(MIN_PRODUCTION_SECRET_BYTES), JWT_SECRET_PREVIOUS: 'secret' });
     expect(error.problems.join('\n')).toMatch(/^JWT_SECRET_PREVIOUS: /m);
   });
 
   it('the bound is bytes, not characters: exactly 32 bytes is the minimum accepted', () => {
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(MIN_PRODUCTION_SECRET_BYTES) }).jwtSecret).toHaveLength(32);
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'é'.repeat(16) }).jwtSecret).toBe('é'.repeat(16)); // 32 bytes
+    const wallKey = { TENANT_WALL_KEY: 'w'.repeat(MIN_PRODUCTION_SECRET_BYTES) };
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(MIN_PRODUCTION_SECRET_BYTES), ...wallKey }).jwtSecret).toHaveLength(32);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'é'.repeat(16), ...wallKey }).jwtSecret).toBe('é'.repeat(16)); // 32 bytes
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), TENANT_WALL_KEY: 'é'.repeat(16) }).tenantWallKey).toBe('é'.repeat(16));
   });
 });

@@ -1,9 +1,8 @@
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { openServingPglite, openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
-import { TENANT_SETTING } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
+import { WALL_SETTING } from '../../src/adapters/persistence/kysely/migrations/0009-tenant-wall-proofs';
 import { AUDIT_ACTION_INDEX } from '../../src/adapters/persistence/kysely/migrations/0011-module-readiness-and-audit-action-index';
 import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
-import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import { anAuditEvent } from './cases/audit-event-cases';
 import { seedTenant } from './storage-fixtures';
 import { assertPgliteCanLoadInJest } from '../support/pglite';
@@ -15,9 +14,9 @@ import { describeIfPostgres } from '../support/postgres';
 // measures what it buys on a million events; this checks the plan, on both databases.
 
 /** The plan of the list's filtered statement, as the app role with the tenant set, as the repository runs it. */
-async function planOfFilteredPage(db: Kysely<DB>, tenantId: string, after?: { occurredAt: Date; id: string }): Promise<string> {
-  return db.transaction().execute(async (trx) => {
-    await sql`select set_config(${TENANT_SETTING}, ${tenantId}, true)`.execute(trx);
+async function planOfFilteredPage(serving: ServingDatabase, tenantId: string, after?: { occurredAt: Date; id: string }): Promise<string> {
+  return serving.db.transaction().execute(async (trx) => {
+    await sql`select set_config(${WALL_SETTING}, ${serving.walls.setting(tenantId)}, true)`.execute(trx);
     // The trail here is a few rows; without this the planner would rightly read the table whole.
     await sql`set local enable_seqscan = off`.execute(trx);
     const cursor = after ? sql`and (occurred_at, id) < (${after.occurredAt}, ${after.id}::uuid)` : sql``;
@@ -40,13 +39,13 @@ function describeTheIndex(name: string, open: () => Promise<ServingDatabase>): v
     });
 
     it('serves a filtered page, and the next one, from the index, with the action in the index condition and no sort', async () => {
-      const { repos } = createKyselyStorage(serving.db, async () => undefined);
+      const { repos } = createKyselyStorage(serving, async () => undefined);
       const { tenant } = await seedTenant(repos);
       for (const action of ['login.succeeded', 'member.removed', 'login.succeeded'] as const) await repos.auditEvents.append(anAuditEvent(tenant.id, { action }));
       const [last] = await repos.auditEvents.list(tenant.id, { limit: 1, action: 'member.removed' });
       expect(last?.action).toBe('member.removed');
 
-      for (const plan of [await planOfFilteredPage(serving.db, tenant.id), await planOfFilteredPage(serving.db, tenant.id, last)]) {
+      for (const plan of [await planOfFilteredPage(serving, tenant.id), await planOfFilteredPage(serving, tenant.id, last)]) {
         expect(plan).toContain(`Index Scan using ${AUDIT_ACTION_INDEX} on audit_events`);
         expect(plan).toMatch(/Index Cond: \(\(tenant_id = .*\) AND \(action = 'member\.removed'::text\)/);
         expect(plan).not.toMatch(/Sort/);

@@ -118,13 +118,13 @@ function describeCredentialCheck(backend: SqlBackend, open: () => Promise<Storag
 }
 
 describeCredentialCheck('pglite', async () => {
-  const { db, close } = await openServingPglite('memory://');
-  return createKyselyStorage(db, close);
+  const { db, close, walls } = await openServingPglite('memory://');
+  return createKyselyStorage({ db, walls }, close);
 });
 
 describeIfPostgres('postgres', (url) => {
   describeCredentialCheck('postgres', async () => {
-    const { db, close } = await openServingPostgres(url, { max: 2 });
-    return createKyselyStorage(db, close);
+    const { db, close, walls } = await openServingPostgres(url, { max: 2 });
+    return createKyselyStorage({ db, walls }, close);
   });
 });

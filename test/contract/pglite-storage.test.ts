@@ -8,6 +8,6 @@ assertPgliteCanLoadInJest();
 
 // As the service opens it: migrated, then working as the walled app role.
 describeStorageContract('pglite', async () => {
-  const { db, close } = await openServingPglite('memory://');
-  return createKyselyStorage(db, close);
+  const { db, close, walls } = await openServingPglite('memory://');
+  return createKyselyStorage({ db, walls }, close);
 });

@@ -3,6 +3,8 @@ import { openPostgres, type OpenDatabase } from '../../src/adapters/persistence/
 import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import { openServingPostgres, pendingMigrations, servingLoginRisks } from '../../src/adapters/persistence/kysely/driver/serving-database';
+import type { TenantWalls } from '../../src/adapters/persistence/kysely/driver/tenant-walls';
+import { WALL_SETTING } from '../../src/adapters/persistence/kysely/migrations/0009-tenant-wall-proofs';
 import { anAuditEvent } from './cases/audit-event-cases';
 import { seedTenant } from './storage-fixtures';
 import { describeTenantWallCases } from './tenant-walls-cases';
@@ -14,29 +16,40 @@ const INSUFFICIENT_PRIVILEGE = '42501';
 describeIfPostgres('Postgres served with a least-privileged login', (url) => {
   const login = sharedServingLogin(() => url);
   let owner: OpenDatabase;
+  // The login's own connection, never switched to the app role: what an injection that ran RESET ROLE has.
+  let loginUrl: string | undefined;
+  let asTheLogin: OpenDatabase | undefined;
   beforeAll(() => {
     owner = openPostgres(url, { max: 2 });
   });
   afterAll(async () => {
+    await asTheLogin?.close();
     await owner?.close();
     await login.drop();
   });
 
-  // The whole proof again, this time with a login that is not the owner (the owner's view is a pool of its own).
+  // The whole proof again, this time with a login that is not the owner (the owner's view is a pool
+  // of its own), and the forged tenant contexts tried on the login's own connection.
   describeTenantWallCases(
     'least-privileged login',
-    async () => openServingPostgres((await login.get()).url, { max: 1, migrationUrl: url }),
+    async () => {
+      loginUrl = (await login.get()).url;
+      return openServingPostgres(loginUrl, { max: 1, migrationUrl: url });
+    },
     () => owner.db,
+    () => (asTheLogin ??= openPostgres(loginUrl!, { max: 1 })).db,
   );
 
   describe('after RESET ROLE, an injected statement still gains nothing', () => {
     let attacker: OpenDatabase;
     let a: Awaited<ReturnType<typeof seedTenant>>;
     let b: Awaited<ReturnType<typeof seedTenant>>;
+    let walls: TenantWalls;
     beforeAll(async () => {
       const serving = await openServingPostgres((await login.get()).url, { max: 2, migrationUrl: url });
+      walls = serving.walls;
       try {
-        const { repos } = createKyselyStorage(serving.db, async () => undefined);
+        const { repos } = createKyselyStorage(serving, async () => undefined);
         a = await seedTenant(repos, 'owner');
         b = await seedTenant(repos, 'owner');
         await repos.auditEvents.append(anAuditEvent(a.tenant.id));
@@ -64,14 +77,18 @@ describeIfPostgres('Postgres served with a least-privileged login', (url) => {
       expect(await servingLoginRisks(owner.db)).toEqual(expect.arrayContaining([expect.stringMatching(/is a superuser/)]));
     });
 
-    it('reads no row of any tenant without the tenant setting, and only that tenant with it', async () => {
+    it("reads no row of any tenant without the tenant setting, nor with a tenant's id and no proof; only that tenant with its proof", async () => {
       for (const table of ['tenants', 'users', 'api_keys', 'tenant_invites', 'audit_events'] as const) {
         expect(await asLogin((trx) => trx.selectFrom(table).select('id').execute())).toEqual([]);
       }
-      const seen = await asLogin(async (trx) => {
-        await sql`select set_config('app.tenant_id', ${a.tenant.id}, true)`.execute(trx);
+      const withSetting = (name: string, value: string) => asLogin(async (trx) => {
+        await sql`select set_config(${name}, ${value}, true)`.execute(trx);
         return trx.selectFrom('users').select('tenant_id').execute();
       });
+      expect(await withSetting('app.tenant_id', a.tenant.id)).toEqual([]);
+      expect(await withSetting(WALL_SETTING, a.tenant.id)).toEqual([]);
+      // The proof only the service can make (it holds the key): the walls admit that tenant, and only it.
+      const seen = await withSetting(WALL_SETTING, walls.setting(a.tenant.id));
       expect(seen).toEqual([{ tenant_id: a.tenant.id }]);
       expect(seen).not.toContainEqual({ tenant_id: b.tenant.id });
     });

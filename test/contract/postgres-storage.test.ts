@@ -11,8 +11,8 @@ describeIfPostgres('postgres', (url) => {
   describeStorageContract(
     'postgres',
     async () => {
-      const { db, close } = await openServingPostgres(url, { max: POOL_SIZE });
-      return createKyselyStorage(db, close);
+      const { db, close, walls } = await openServingPostgres(url, { max: POOL_SIZE });
+      return createKyselyStorage({ db, walls }, close);
     },
     { concurrent: true },
   );

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { Client } from 'pg';
 import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
+import { WALL_SETTING } from '../../src/adapters/persistence/kysely/migrations/0009-tenant-wall-proofs';
 import { openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { EmailAlreadyRegistered } from '../../src/domain/errors';
 import { describeIfPostgres } from '../support/postgres';
@@ -20,9 +21,9 @@ describeIfPostgres('postgres tenant scope', (url) => {
   afterAll(async () => {
     await opened?.close();
   });
-  const storage = () => createKyselyStorage(opened!.db, async () => undefined);
+  const storage = () => createKyselyStorage(opened!, async () => undefined);
   const settingOnConnection = async () => {
-    const { rows: [row] } = await sql<{ value: string | null }>`select current_setting('app.tenant_id', true) as value`.execute(opened!.db);
+    const { rows: [row] } = await sql<{ value: string | null }>`select current_setting(${WALL_SETTING}, true) as value`.execute(opened!.db);
     return row?.value ?? '';
   };
 
@@ -34,8 +35,10 @@ describeIfPostgres('postgres tenant scope', (url) => {
 
     const sent = jest.spyOn(Client.prototype, 'query');
     try {
+      expect(await repos.users.listMembers(tenant.id)).toEqual([user]);
+      // GET /invites' read checks the tenant's proof in its own function: one statement, no setting at all.
       expect(await repos.invites.listPending(tenant.id, new Date())).toEqual([summaryOf(invite)]);
-      expect(sent).toHaveBeenCalledTimes(1);
+      expect(sent).toHaveBeenCalledTimes(2);
     } finally {
       sent.mockRestore();
     }
@@ -54,13 +57,11 @@ describeIfPostgres('postgres tenant scope', (url) => {
     const { repos } = storage();
     const tenants = await Promise.all(Array.from({ length: 4 }, async () => {
       const { tenant, user } = await seedTenant(repos, 'admin');
-      const invite = anInvite(tenant.id, user.id);
-      await repos.invites.create(invite);
-      return { tenantId: tenant.id, invite };
+      return { tenantId: tenant.id, user };
     }));
 
-    const lists = await Promise.all(tenants.flatMap(({ tenantId }) => [1, 2, 3].map(() => repos.invites.listPending(tenantId, new Date()))));
-    lists.forEach((list, i) => expect(list).toEqual([summaryOf(tenants[Math.floor(i / 3)]!.invite)]));
+    const lists = await Promise.all(tenants.flatMap(({ tenantId }) => [1, 2, 3].map(() => repos.users.listMembers(tenantId))));
+    lists.forEach((list, i) => expect(list).toEqual([tenants[Math.floor(i / 3)]!.user]));
     expect(await settingOnConnection()).toBe('');
   });
 });

@@ -9,11 +9,16 @@ import {
   LOOKUP_USER_BY_EMAIL,
 } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
 import { LOOKUP_MEMBER_AUTH_STATE, RECORD_API_KEY_USES } from '../../src/adapters/persistence/kysely/migrations/0008-credential-check-statements';
+import {
+  LIST_PENDING_INVITES, PROOF_OK, WALL_KEY_STATE, WALL_SETTING, WALL_TENANT,
+} from '../../src/adapters/persistence/kysely/migrations/0009-tenant-wall-proofs';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import type { ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
+import type { TenantWalls } from '../../src/adapters/persistence/kysely/driver/tenant-walls';
 import type { Storage } from '../../src/adapters/persistence/storage';
 import { ownerView } from '../support/owner-view';
 import { anAuditEvent } from './cases/audit-event-cases';
+import { describeForgedTenantCases } from './forged-tenant-cases';
 import { aUser, anApiKey, anInvite, seedTenant, summaryOf } from './storage-fixtures';
 
 const WALLED_BY_TENANT_ID = ['users', 'api_keys', 'tenant_invites'] as const;
@@ -31,12 +36,13 @@ async function seedWalledTenant(storage: Storage) {
 }
 
 /**
- * Raw SQL with the tenant setting as the repositories set it, and nothing else: no WHERE on the
- * tenant, so only the database's policies stand between the statement and other tenants' rows.
+ * Raw SQL with the tenant setting as the repositories set it (the tenant and its proof), and
+ * nothing else: no WHERE on the tenant, so only the database's policies stand between the
+ * statement and other tenants' rows.
  */
-function inTenant<T>(db: Kysely<DB>, tenantId: string, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    await sql`select set_config('app.tenant_id', ${tenantId}, true)`.execute(trx);
+function inTenant<T>(database: { db: Kysely<DB>; walls: TenantWalls }, tenantId: string, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  return database.db.transaction().execute(async (trx) => {
+    await sql`select set_config(${WALL_SETTING}, ${database.walls.setting(tenantId)}, true)`.execute(trx);
     return work(trx);
   });
 }
@@ -54,6 +60,8 @@ export function describeTenantWallCases(
   open: () => Promise<ServingDatabase>,
   /** The owner's view, outside the walls; by default the serving session switched back to its login (the owner). */
   ownerOf: (serving: Kysely<DB>) => Kysely<DB> = ownerView,
+  /** Who runs forged SQL as the service's login; by default the serving connection itself (the app role). */
+  attackerOf: (serving: Kysely<DB>) => Kysely<DB> = (serving) => serving,
 ): void {
   describe(`tenant walls: ${name}`, () => {
     let opened: ServingDatabase | undefined;
@@ -64,7 +72,11 @@ export function describeTenantWallCases(
       await opened?.close();
     });
     const serving = () => opened!.db;
-    const storage = () => createKyselyStorage(serving(), async () => undefined);
+    const walled = () => opened!;
+    const storage = () => createKyselyStorage(opened!, async () => undefined);
+    const emailProof = (email: string) => opened!.walls.emailProof(email);
+
+    describeForgedTenantCases(name, { serving: walled, attacker: () => attackerOf(serving()), owner: () => ownerOf(serving()) });
 
     test('the service works as a role that is neither superuser nor owner, nor bypasses row security', async () => {
       const { rows: [me] } = await sql<{ user: string; rolsuper: boolean; rolbypassrls: boolean }>`
@@ -114,10 +126,10 @@ export function describeTenantWallCases(
       await seedWalledTenant(storage());
 
       for (const table of WALLED_BY_TENANT_ID) {
-        const rows = await inTenant(serving(), a.tenant.id, (trx) => idsIn(trx, table));
+        const rows = await inTenant(walled(), a.tenant.id, (trx) => idsIn(trx, table));
         expect(rows).toEqual([{ id: a.ids[table], tenant_id: a.tenant.id }]);
       }
-      const tenants = await inTenant(serving(), a.tenant.id, (trx) => trx.selectFrom('tenants').select('id').execute());
+      const tenants = await inTenant(walled(), a.tenant.id, (trx) => trx.selectFrom('tenants').select('id').execute());
       expect(tenants).toEqual([{ id: a.tenant.id }]);
     });
 
@@ -140,7 +152,7 @@ export function describeTenantWallCases(
       // The repositories set it transaction-locally: nothing is left on the connection afterwards.
       expect(await serving().selectFrom('tenant_invites').select('id').execute()).toEqual([]);
       const { rows: [setting] } = await sql<{ value: string | null }>`
-        select current_setting('app.tenant_id', true) as value`.execute(serving());
+        select current_setting(${WALL_SETTING}, true) as value`.execute(serving());
       expect(setting?.value ?? '').toBe('');
     });
 
@@ -150,23 +162,23 @@ export function describeTenantWallCases(
       const refused = { code: INSUFFICIENT_PRIVILEGE, message: expect.stringMatching(/row-level security/) };
 
       const user = aUser(b.tenant.id);
-      await expect(inTenant(serving(), a.tenant.id, (trx) => trx.insertInto('users').values({
+      await expect(inTenant(walled(), a.tenant.id, (trx) => trx.insertInto('users').values({
         id: user.id, tenant_id: b.tenant.id, email: user.email, password_hash: user.passwordHash, role: 'owner', created_at: new Date(),
       }).execute())).rejects.toMatchObject(refused);
 
       const key = anApiKey(b.tenant.id, b.user.id);
-      await expect(inTenant(serving(), a.tenant.id, (trx) => trx.insertInto('api_keys').values({
+      await expect(inTenant(walled(), a.tenant.id, (trx) => trx.insertInto('api_keys').values({
         id: key.id, tenant_id: b.tenant.id, user_id: b.user.id, key_prefix: key.keyPrefix, key_hash: key.keyHash, revoked: false, created_at: new Date(),
       }).execute())).rejects.toMatchObject(refused);
 
       const invite = anInvite(b.tenant.id, b.user.id);
-      await expect(inTenant(serving(), a.tenant.id, (trx) => trx.insertInto('tenant_invites').values({
+      await expect(inTenant(walled(), a.tenant.id, (trx) => trx.insertInto('tenant_invites').values({
         id: invite.id, tenant_id: b.tenant.id, email: invite.email, role: 'admin', token: invite.token,
         invited_by: b.user.id, expires_at: invite.expiresAt, accepted_at: null, created_at: new Date(),
       }).execute())).rejects.toMatchObject(refused);
 
       const otherTenant = randomUUID();
-      await expect(inTenant(serving(), a.tenant.id, (trx) => trx.insertInto('tenants').values({
+      await expect(inTenant(walled(), a.tenant.id, (trx) => trx.insertInto('tenants').values({
         id: otherTenant, name: 'Other', slug: `other-${otherTenant}`, created_at: new Date(),
       }).execute())).rejects.toMatchObject(refused);
 
@@ -180,7 +192,7 @@ export function describeTenantWallCases(
       const a = await seedWalledTenant(storage());
       const b = await seedWalledTenant(storage());
 
-      const changed = await inTenant(serving(), a.tenant.id, async (trx) => [
+      const changed = await inTenant(walled(), a.tenant.id, async (trx) => [
         ...(await trx.updateTable('users').set({ role: 'viewer' }).where('id', '=', b.user.id).returning('id').execute()),
         ...(await trx.updateTable('api_keys').set({ revoked: true }).where('id', '=', b.key.id).returning('id').execute()),
         ...(await trx.updateTable('tenant_invites').set({ accepted_at: new Date() }).returning('id').execute()),
@@ -190,7 +202,7 @@ export function describeTenantWallCases(
       // The unfiltered invite UPDATE reached A's own invite only.
       expect(changed).toEqual([{ id: a.invite.id }]);
       // Tenants are never deleted by the service, so the app role may not even try.
-      await expect(inTenant(serving(), a.tenant.id, (trx) =>
+      await expect(inTenant(walled(), a.tenant.id, (trx) =>
         trx.deleteFrom('tenants').where('id', '=', b.tenant.id).execute(),
       )).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
 
@@ -206,7 +218,7 @@ export function describeTenantWallCases(
       const b = await seedWalledTenant(storage());
 
       for (const table of WALLED_BY_TENANT_ID) {
-        await expect(inTenant(serving(), a.tenant.id, (trx) =>
+        await expect(inTenant(walled(), a.tenant.id, (trx) =>
           trx.updateTable(table).set({ tenant_id: b.tenant.id }).where('id', '=', a.ids[table]).execute(),
         )).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
       }
@@ -217,8 +229,8 @@ export function describeTenantWallCases(
       const a = await seedWalledTenant(storage());
       const b = await seedWalledTenant(storage());
 
-      const found = await inTenant(serving(), a.tenant.id, async (trx) => ({
-        user: (await sql<{ id: string }>`select id from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${b.user.email})`.execute(trx)).rows,
+      const found = await inTenant(walled(), a.tenant.id, async (trx) => ({
+        user: (await sql<{ id: string }>`select id from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${b.user.email}, ${emailProof(b.user.email)})`.execute(trx)).rows,
         key: (await sql<{ key_id: string }>`
           select key_id from ${sql.id(LOOKUP_ACTIVE_API_KEY)}(${b.key.keyPrefix}, ${b.key.keyHash})`.execute(trx)).rows,
         invite: (await sql<{ id: string }>`select id from ${sql.id(LOOKUP_INVITE_BY_TOKEN)}(${b.invite.token})`.execute(trx)).rows,
@@ -227,8 +239,8 @@ export function describeTenantWallCases(
 
       // Patterns, fragments and half a key match nothing: there is no way to enumerate.
       const misses = await Promise.all([
-        sql`select * from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${'%'})`.execute(serving()),
-        sql`select * from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${b.user.email.toUpperCase()})`.execute(serving()),
+        sql`select * from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${'%'}, ${emailProof('%')})`.execute(serving()),
+        sql`select * from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${b.user.email.toUpperCase()}, ${emailProof(b.user.email.toUpperCase())})`.execute(serving()),
         sql`select * from ${sql.id(LOOKUP_ACTIVE_API_KEY)}(${b.key.keyPrefix}, ${a.key.keyHash})`.execute(serving()),
         sql`select * from ${sql.id(LOOKUP_ACTIVE_API_KEY)}(${a.key.keyPrefix}, ${b.key.keyHash})`.execute(serving()),
         sql`select * from ${sql.id(LOOKUP_INVITE_BY_TOKEN)}(${b.invite.token.slice(0, 32)})`.execute(serving()),
@@ -241,7 +253,7 @@ export function describeTenantWallCases(
       const a = await seedWalledTenant(storage());
       const b = await seedWalledTenant(storage());
       const state = (tenantId: string, userId: string) =>
-        sql`select * from ${sql.id(LOOKUP_MEMBER_AUTH_STATE)}(${tenantId}::uuid, ${userId}::uuid)`.execute(serving());
+        sql`select * from ${sql.id(LOOKUP_MEMBER_AUTH_STATE)}(${tenantId}::uuid, ${userId}::uuid, ${walled().walls.tenantProof(tenantId)})`.execute(serving());
 
       expect((await state(b.tenant.id, b.user.id)).rows).toEqual([{ role: b.user.role, auth_version: 0 }]);
       expect((await state(a.tenant.id, b.user.id)).rows).toEqual([]);
@@ -254,7 +266,7 @@ export function describeTenantWallCases(
       await storage().repos.users.markRemoved(a.tenant.id, a.user.id, new Date());
 
       const found = await Promise.all([
-        sql`select * from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${a.user.email})`.execute(serving()),
+        sql`select * from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${a.user.email}, ${emailProof(a.user.email)})`.execute(serving()),
         sql`select * from ${sql.id(LOOKUP_ACTIVE_API_KEY)}(${a.key.keyPrefix}, ${a.key.keyHash})`.execute(serving()),
       ]);
       for (const result of found) expect(result.rows).toEqual([]);
@@ -274,19 +286,40 @@ export function describeTenantWallCases(
     });
 
     test('the lookups run as the owner with a pinned search_path, and only the app role may call them', async () => {
+      const crossings = [
+        LOOKUP_USER_BY_EMAIL, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE, RECORD_API_KEY_USES,
+        LIST_PENDING_INVITES, WALL_TENANT, WALL_KEY_STATE,
+      ];
       const { rows } = await sql<{ name: string; definer: boolean; config: string[] | null; public_can: boolean; app_can: boolean }>`
         select p.proname as name, p.prosecdef as definer, p.proconfig as config,
                exists (select from aclexplode(p.proacl) acl where acl.grantee = 0) as public_can,
                has_function_privilege(${APP_ROLE}, p.oid, 'execute') as app_can
         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-        where n.nspname = 'public' and p.proname in (${sql.join([
-          LOOKUP_USER_BY_EMAIL, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE, RECORD_API_KEY_USES,
-        ])})
+        where n.nspname = 'public' and p.proname in (${sql.join(crossings)})
         order by p.proname`.execute(serving());
-      expect(rows).toHaveLength(5);
+      expect(rows.map((fn) => fn.name).sort()).toEqual([...crossings].sort());
       for (const fn of rows) {
         expect(fn).toMatchObject({ definer: true, config: ['search_path=public, pg_temp'], public_can: false, app_can: true });
       }
+      // The proof check reads the key: the definer functions call it as the owner, nobody else may.
+      const { rows: [check] } = await sql<{ definer: boolean; public_can: boolean; app_can: boolean }>`
+        select p.prosecdef as definer, exists (select from aclexplode(p.proacl) acl where acl.grantee = 0) as public_can,
+               has_function_privilege(${APP_ROLE}, p.oid, 'execute') as app_can
+        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname = 'public' and p.proname = ${PROOF_OK}`.execute(serving());
+      expect(check).toEqual({ definer: false, public_can: false, app_can: false });
+    });
+
+    test('these are all the ways across the walls: no other security-definer function is open to the app role', async () => {
+      const { rows } = await sql<{ name: string }>`
+        select p.proname as name
+        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname = 'public' and p.prosecdef and has_function_privilege(${APP_ROLE}, p.oid, 'execute')
+        order by 1`.execute(serving());
+      expect(rows.map((row) => row.name)).toEqual([
+        'applied_migrations', LIST_PENDING_INVITES, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE,
+        LOOKUP_USER_BY_EMAIL, WALL_KEY_STATE, WALL_TENANT, RECORD_API_KEY_USES,
+      ].sort());
     });
 
     test('the audit trail is append-only for the app role and walled like the rest', async () => {
@@ -298,16 +331,16 @@ export function describeTenantWallCases(
       await storage().repos.auditEvents.append(ofB);
       await storage().repos.auditEvents.append(anAuditEvent(null, { actorMethod: 'none', action: 'login.failed' }));
 
-      const visible = await inTenant(serving(), a.tenant.id, (trx) => trx.selectFrom('audit_events').select('id').execute());
+      const visible = await inTenant(walled(), a.tenant.id, (trx) => trx.selectFrom('audit_events').select('id').execute());
       expect(visible.map((row) => row.id)).toEqual([ofA.id]);
-      await expect(inTenant(serving(), a.tenant.id, (trx) =>
+      await expect(inTenant(walled(), a.tenant.id, (trx) =>
         trx.insertInto('audit_events').values(auditRow(anAuditEvent(b.tenant.id))).execute(),
       )).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
       // No UPDATE or DELETE grant at all: even the tenant's own events cannot be rewritten.
-      await expect(inTenant(serving(), a.tenant.id, (trx) =>
+      await expect(inTenant(walled(), a.tenant.id, (trx) =>
         trx.updateTable('audit_events').set({ action: 'login.succeeded' }).where('id', '=', ofA.id).execute(),
       )).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
-      await expect(inTenant(serving(), a.tenant.id, (trx) =>
+      await expect(inTenant(walled(), a.tenant.id, (trx) =>
         trx.deleteFrom('audit_events').where('id', '=', ofA.id).execute(),
       )).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
       expect((await storage().repos.auditEvents.list(a.tenant.id, { limit: 10 })).map((e) => e.id)).toEqual([ofA.id]);

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeIfPostgres } from '../support/postgres';
-import { SERVICE_JWT_SECRET } from '../support/service-process';
+import { SERVICE_JWT_SECRET, SERVICE_TENANT_WALL_KEY } from '../support/service-process';
 
 const ROOT = join(__dirname, '..', '..');
 const READY_WITHIN_MS = 90_000;
@@ -71,6 +71,7 @@ describeIfPostgres('deploying: the built service on production dependencies only
         HOME: process.env['HOME'] ?? '',
         NODE_ENV: 'production',
         JWT_SECRET: SERVICE_JWT_SECRET,
+        TENANT_WALL_KEY: SERVICE_TENANT_WALL_KEY,
         DATABASE_URL: databaseUrl,
         HOST: '127.0.0.1',
         PORT: String(port),

@@ -67,7 +67,7 @@ export async function databaseApp(
   } else {
     opened = await openServingPostgres(database.postgres, { max: 20, modules: moduleMigrationsOf(modules) });
   }
-  const storage = createKyselyStorage(opened.db, opened.close);
+  const storage = createKyselyStorage(opened, opened.close);
   const listenTo = database === 'pglite' ? undefined : database.servingLogin ?? database.postgres;
   const listen = options.changeFeed === false ? undefined : changeListenerFor(listenTo, opened);
   const feed = await openCredentialFeed(listen, storage, () => undefined, { retryMs: 100, heartbeatMs: 1_000 });
@@ -78,7 +78,7 @@ export async function databaseApp(
     serviceKeys: new KyselyServiceKeyRepository(opened.db), clock: options.clock,
     moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []),
   });
-  const composed = await composeModules(modules, { store: kyselyModuleStore(opened.db), clock, ids, trail: new AuditTrail({ ids, clock }) });
+  const composed = await composeModules(modules, { store: kyselyModuleStore(opened), clock, ids, trail: new AuditTrail({ ids, clock }) });
   const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: GENEROUS_LIMITS }, {
     onError: () => undefined,
     changeHeartbeatMs: options.changeHeartbeatMs,

@@ -38,6 +38,8 @@ export async function createServingLogin(ownerUrl: string): Promise<ServingLogin
       const admin = openPostgres(ownerUrl, { max: 1 });
       try {
         await sql`select pg_terminate_backend(pid) from pg_stat_activity where usename = ${name}`.execute(admin.db);
+        // The start granted it CONNECT on the database (a role holding a grant cannot be dropped).
+        await sql`drop owned by ${sql.id(name)}`.execute(admin.db);
         await sql`drop role if exists ${sql.id(name)}`.execute(admin.db);
       } finally {
         await admin.close();

@@ -1,11 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { DEVELOPMENT_TENANT_WALL_KEY } from '../../src/adapters/persistence/kysely/driver/tenant-walls';
 
 const ROOT = join(__dirname, '..', '..');
 const MAIN = join(ROOT, 'src', 'bootstrap', 'main.ts');
 
 export const SERVICE_JWT_SECRET = 'process-test-secret-0123456789abcdef0123';
+/** Production wants a tenant-wall key of its own; the test database's walls were set up with the development key. */
+export const SERVICE_TENANT_WALL_KEY = DEVELOPMENT_TENANT_WALL_KEY;
 
 /** One JSON log line of the service. */
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string };
@@ -48,6 +51,7 @@ export class ServiceProcess {
         HOME: process.env['HOME'] ?? '',
         NODE_ENV: 'production',
         JWT_SECRET: SERVICE_JWT_SECRET,
+        TENANT_WALL_KEY: SERVICE_TENANT_WALL_KEY,
         HOST: '127.0.0.1',
         PGLITE_DIR: 'memory://',
         LOG_LEVEL: 'info',

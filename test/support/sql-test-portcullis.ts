@@ -16,5 +16,5 @@ export async function sqlTestPortcullis(database: 'pglite' | { postgres: string 
   const opened = database === 'pglite'
     ? await openServingPglite('memory://', migrations)
     : await openServingPostgres(database.postgres, { max: 10, modules: migrations });
-  return assembleTestPortcullis(createKyselyStorage(opened.db, opened.close), kyselyModuleStore(opened.db), { modules });
+  return assembleTestPortcullis(createKyselyStorage(opened, opened.close), kyselyModuleStore(opened), { modules });
 }

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from '../../src/bootstrap/config';
+import { DEVELOPMENT_TENANT_WALL_KEY } from '../../src/adapters/persistence/kysely/driver/tenant-walls';
 
 describe('loadConfig', () => {
   it('gives the documented defaults', () => {
@@ -19,7 +20,7 @@ describe('loadConfig', () => {
   it('reads every variable', () => {
     const config = loadConfig({
       PORT: '8080', HOST: '127.0.0.1', DATABASE_URL: 'postgres://u@db:5432/x', PGLITE_DIR: 'memory://',
-      JWT_SECRET: 's'.repeat(32), CORS_ORIGIN: 'https://app.example.com', RATE_LIMIT_GLOBAL: '1000',
+      JWT_SECRET: 's'.repeat(32), TENANT_WALL_KEY: 'w'.repeat(32), CORS_ORIGIN: 'https://app.example.com', RATE_LIMIT_GLOBAL: '1000',
       RATE_LIMIT_LOGIN: '10', RATE_LIMIT_SIGNUP: '4', INVITE_TTL_SECONDS: '60', NODE_ENV: 'production', LOG_LEVEL: 'warn',
     });
     expect(config).toMatchObject({
@@ -46,7 +47,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(31) })).toThrow(/JWT_SECRET: must be at least 32 bytes/);
     expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), JWT_SECRET_PREVIOUS: 'short' }))
       .toThrow(/JWT_SECRET_PREVIOUS: must be at least 32 bytes/);
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).jwtSecret).toBe('x'.repeat(32));
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), TENANT_WALL_KEY: 'w'.repeat(32) }).jwtSecret).toBe('x'.repeat(32));
+  });
+
+  it('refuses to start in production without a tenant-wall key, or with a short one; elsewhere the development key', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+    expect(() => loadConfig(production)).toThrow(/TENANT_WALL_KEY: is required in production/);
+    expect(() => loadConfig({ ...production, TENANT_WALL_KEY: 'w'.repeat(31) })).toThrow(/TENANT_WALL_KEY: must be at least 32 bytes/);
+    expect(() => loadConfig({ ...production, TENANT_WALL_KEY: 'w'.repeat(32), TENANT_WALL_KEY_PREVIOUS: 'short' }))
+      .toThrow(/TENANT_WALL_KEY_PREVIOUS: must be at least 32 bytes/);
+    expect(loadConfig({ ...production, TENANT_WALL_KEY: 'w'.repeat(32), TENANT_WALL_KEY_PREVIOUS: 'v'.repeat(32) }))
+      .toMatchObject({ tenantWallKey: 'w'.repeat(32), tenantWallKeyPrevious: 'v'.repeat(32) });
+    expect(loadConfig({})).toMatchObject({ tenantWallKey: DEVELOPMENT_TENANT_WALL_KEY, tenantWallKeyPrevious: undefined });
+    expect(() => loadConfig({ TENANT_WALL_KEY: 'k'.repeat(40), TENANT_WALL_KEY_PREVIOUS: 'k'.repeat(40) })).toThrow(/TENANT_WALL_KEY_PREVIOUS: must differ/);
   });
 
   it('takes a trust-proxy hop count or subnet list, never "true"', () => {
@@ -69,7 +82,7 @@ describe('loadConfig', () => {
   });
 
   it('serves metrics on a management port of their own in production, on the main port only by choice', () => {
-    const production = { NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32) };
+    const production = { NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32), TENANT_WALL_KEY: 'w'.repeat(32) };
     expect(loadConfig({}).metrics).toEqual({ enabled: true, port: undefined });
     expect(loadConfig(production).metrics).toEqual({ enabled: true, port: 9464 });
     expect(loadConfig({ ...production, METRICS_PORT: '9100' }).metrics.port).toBe(9100);

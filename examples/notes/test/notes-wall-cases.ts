@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { createKyselyStorage } from '../../../src/adapters/persistence/kysely/repositories/kysely-storage';
 import { APP_ROLE } from '../../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
+import { WALL_SETTING } from '../../../src/adapters/persistence/kysely/migrations/0009-tenant-wall-proofs';
 import type { ServingDatabase } from '../../../src/adapters/persistence/kysely/driver/serving-database';
 import { kyselyModuleStore } from '../../../src/adapters/persistence/modules/kysely-module-store';
 import { ownerView } from '../../../test/support/owner-view';
@@ -24,7 +25,7 @@ const INSUFFICIENT_PRIVILEGE = '42501';
 export function describeNotesOnSql(name: string, open: () => Promise<ServingDatabase>): void {
   describeNotesStorageCases(name, async () => {
     const opened = await open();
-    return { store: kyselyModuleStore(opened.db), identity: createKyselyStorage(opened.db, opened.close).repos, close: opened.close };
+    return { store: kyselyModuleStore(opened), identity: createKyselyStorage(opened, opened.close).repos, close: opened.close };
   });
 
   describe(`notes table behind the tenant wall: ${name}`, () => {
@@ -39,9 +40,9 @@ export function describeNotesOnSql(name: string, open: () => Promise<ServingData
 
     async function storedNote(): Promise<Note> {
       const tenant = aTenant();
-      await createKyselyStorage(opened.db, async () => undefined).repos.tenants.create(tenant);
+      await createKyselyStorage(opened, async () => undefined).repos.tenants.create(tenant);
       const note: Note = { id: randomUUID(), tenantId: tenant.id, title: 't', body: '', createdBy: randomUUID(), createdAt: new Date() };
-      await kyselyModuleStore(opened.db).unitOfWork(NOTES_STORAGE).run(tenant.id, (tx) => tx.repos.notes.create(note));
+      await kyselyModuleStore(opened).unitOfWork(NOTES_STORAGE).run(tenant.id, (tx) => tx.repos.notes.create(note));
       return note;
     }
 
@@ -61,22 +62,28 @@ export function describeNotesOnSql(name: string, open: () => Promise<ServingData
       expect(identity).toEqual([]);
     });
 
-    it('shows the app role no note without a tenant setting, and only the setting\'s tenant\'s with one', async () => {
+    const withSetting = <T>(name: string, value: string, work: (trx: Kysely<NotesDB>) => Promise<T>) =>
+      serving().transaction().execute(async (trx) => {
+        await sql`select set_config(${name}, ${value}, true)`.execute(trx);
+        return work(trx);
+      });
+
+    it('shows the app role no note without a tenant setting, nor for a tenant named without its proof; only the proven tenant\'s', async () => {
       const a = await storedNote();
       const b = await storedNote();
+      const both = (trx: Kysely<NotesDB>) => trx.selectFrom('notes').select('id').where('id', 'in', [a.id, b.id]).execute();
       expect(await serving().selectFrom('notes').select('id').execute()).toEqual([]);
-      const seen = await serving().transaction().execute(async (trx) => {
-        await sql`select set_config('app.tenant_id', ${a.tenantId}, true)`.execute(trx);
-        return trx.selectFrom('notes').select('id').where('id', 'in', [a.id, b.id]).execute();
-      });
-      expect(seen).toEqual([{ id: a.id }]);
+      expect(await withSetting('app.tenant_id', a.tenantId, both)).toEqual([]);
+      expect(await withSetting(WALL_SETTING, a.tenantId, both)).toEqual([]);
+      expect(await withSetting(WALL_SETTING, `${a.tenantId}:${opened.walls.tenantProof(b.tenantId)}`, both)).toEqual([]);
+      expect(await withSetting(WALL_SETTING, opened.walls.setting(a.tenantId), both)).toEqual([{ id: a.id }]);
     });
 
     it('refuses to write a note for another tenant than the setting\'s', async () => {
       const a = await storedNote();
       const b = await storedNote();
       await expect(serving().transaction().execute(async (trx) => {
-        await sql`select set_config('app.tenant_id', ${a.tenantId}, true)`.execute(trx);
+        await sql`select set_config(${WALL_SETTING}, ${opened.walls.setting(a.tenantId)}, true)`.execute(trx);
         await trx.insertInto('notes').values({ ...{ id: randomUUID(), title: 'x', body: '', created_by: a.createdBy, created_at: new Date() }, tenant_id: b.tenantId }).execute();
       })).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
     });

@@ -22,16 +22,7 @@ export interface TenantRepository {
    * It does not hold back work that only adds rows naming the tenant (a signup, an invite, a key).
    */
   lockMembership(tenantId: string): Promise<boolean>;
-  /**
-   * Across the tenant walls, for the audit trail only: the id of the tenant that holds the invite,
-   * API key or member with that id (in any state: accepted, revoked, removed), or null when none
-   * does (unknown, deleted, or not an id at all).
-   */
-  tenantHolding(kind: RecordKind, id: string): Promise<string | null>;
 }
-
-/** The records a request can name by id. */
-export type RecordKind = 'invite' | 'api_key' | 'member';
 
 export interface UserRepository {
   /** Inserts a new user. Throws EmailAlreadyRegistered when the (normalised) e-mail is taken. */

@@ -56,10 +56,6 @@ export function memoryRepositories(state: MemoryState): Repositories {
       async lockMembership(tenantId) {
         return state.tenants.has(tenantId);
       },
-      async tenantHolding(kind, id) {
-        const table = kind === 'invite' ? state.invites : kind === 'api_key' ? state.apiKeys : state.users;
-        return table.get(id)?.tenantId ?? null;
-      },
     },
     users: {
       async create(user) {

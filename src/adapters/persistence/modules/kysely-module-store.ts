@@ -5,6 +5,7 @@ import { KyselyAuditEventRepository } from '../kysely/repositories/audit-event-r
 import { KyselyUserRepository } from '../kysely/repositories/user-repository';
 import type { DB } from '../kysely/schema';
 import { standaloneScope, type TenantScope, transactionScope } from '../kysely/driver/tenant-scope';
+import type { TenantWalls } from '../kysely/driver/tenant-walls';
 import type { ModuleStorageAdapters, ModuleStore } from './module-store';
 
 /**
@@ -14,17 +15,17 @@ import type { ModuleStorageAdapters, ModuleStore } from './module-store';
  * enableTenantWall) whatever its WHERE clause says. Reads take the same path as identity's
  * tenant-scoped reads: on Postgres one round trip per statement (tenant-scope.ts).
  */
-export function kyselyModuleStore(db: Kysely<DB>): ModuleStore {
+export function kyselyModuleStore(database: { readonly db: Kysely<DB>; readonly walls: TenantWalls }): ModuleStore {
   return {
-    unitOfWork: <R, S>(adapters: ModuleStorageAdapters<R, S>) => kyselyTenantUnitOfWork(db, adapters.kysely),
+    unitOfWork: <R, S>(adapters: ModuleStorageAdapters<R, S>) => kyselyTenantUnitOfWork(database.db, database.walls, adapters.kysely),
   };
 }
 
-function kyselyTenantUnitOfWork<R>(db: Kysely<DB>, repositories: (db: Kysely<DB>) => R): TenantUnitOfWork<R> {
-  const standalone = standaloneScope(db);
+function kyselyTenantUnitOfWork<R>(db: Kysely<DB>, walls: TenantWalls, repositories: (db: Kysely<DB>) => R): TenantUnitOfWork<R> {
+  const standalone = standaloneScope(db, walls);
   const run = <T>(tenantId: string, work: (tx: TenantTransaction<R>) => Promise<T>, first?: (scope: TenantScope) => Promise<unknown>) =>
     db.transaction().execute(async (trx) => {
-      const scope = transactionScope(trx);
+      const scope = transactionScope(trx, walls);
       await scope.forTenant(tenantId, async () => undefined); // sets it once, for the whole transaction
       await first?.(scope);
       const trail = new KyselyAuditEventRepository(scope);

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { APP_ROLE, TENANT_SETTING } from '../kysely/migrations/0002-tenant-walls';
+import { APP_ROLE } from '../kysely/migrations/0002-tenant-walls';
+import { WALL_TENANT } from '../kysely/migrations/0009-tenant-wall-proofs';
 
 export type TablePrivilege = 'select' | 'insert' | 'update' | 'delete';
 
@@ -13,15 +14,16 @@ export interface TenantWallOptions {
 const ALL_PRIVILEGES: readonly TablePrivilege[] = ['select', 'insert', 'update', 'delete'];
 const PRIVILEGES = new Set<string>(ALL_PRIVILEGES);
 
-// Unset, the setting is NULL; after a transaction that set it locally it reads '' for the rest of
-// the session. Both mean "no tenant", which matches no row.
-const currentTenant = sql`nullif(current_setting(${sql.lit(TENANT_SETTING)}, true), '')::uuid`;
+// The tenant whose proof the transaction's setting carries, else null, which matches no row; read
+// once per statement (migration 0009).
+const currentTenant = sql`(select public.${sql.id(WALL_TENANT)}())`;
 
 /**
  * Puts a module's table behind the tenant wall, in one call from its migration: the service's role
  * gets the privileges asked for, row-level security is enabled, and one policy lets a statement see
  * and write only the rows of the tenant in the transaction's setting, which the platform's
- * tenant-scoped unit of work sets. Identity's own tables are walled the same way (0002-tenant-walls):
+ * tenant-scoped unit of work sets with the tenant's proof. Identity's own tables are walled the same
+ * way (0002-tenant-walls, 0009-tenant-wall-proofs):
  * ENABLE, not FORCE, so the owner that migrates stays outside; the policy names the service's role.
  */
 export async function enableTenantWall(db: Kysely<unknown>, table: string, options: TenantWallOptions = {}): Promise<void> {

@@ -83,12 +83,12 @@ function toQueryResult<R>({ command, rowCount, rows }: Pick<PgResult, 'command' 
 }
 
 class PipeliningConnection implements TenantBindableConnection {
-  private tenant: { readonly setting: string; readonly id: string } | undefined;
+  private tenant: { readonly setting: string; readonly value: string } | undefined;
 
   constructor(private readonly client: PoolClient) {}
 
-  bindTenant(setting: string, tenantId: string): void {
-    this.tenant = { setting, id: tenantId };
+  bindTenant(setting: string, value: string): void {
+    this.tenant = { setting, value };
   }
 
   unbindTenant(): void {
@@ -99,7 +99,7 @@ class PipeliningConnection implements TenantBindableConnection {
     const { tenant } = this;
     if (!tenant) return toQueryResult<R>(await this.client.query(query.sql, [...query.parameters]));
     const result = await new Promise<Pick<PgResult, 'command' | 'rowCount' | 'rows'>>((resolve, reject) => {
-      this.client.query(new TenantBoundQuery(tenant.setting, tenant.id, query.sql, query.parameters, (error, answer) => {
+      this.client.query(new TenantBoundQuery(tenant.setting, tenant.value, query.sql, query.parameters, (error, answer) => {
         if (error) reject(error);
         else resolve(answer!);
       }));

@@ -7,16 +7,26 @@ import { APPLIED_MIGRATIONS } from '../migrations/0006-least-privilege';
 import { isInsufficientPrivilege } from './pg-errors';
 import type { DB } from '../schema';
 import { migrateModules, type ModuleMigrations, pendingModuleMigrations } from '../../modules/module-migrations';
+import { DEVELOPMENT_TENANT_WALL_KEY, TenantWalls } from './tenant-walls';
+import { assertTenantWallKey, installTenantWallKey, loginOf, restrictConnectTo } from './tenant-wall-setup';
 
 /** The migration that made APPLIED_MIGRATIONS: a schema without the function is older than it. */
 const MIGRATION_OF_THE_FUNCTION = '0006-least-privilege';
 
-/** A database the service serves from: migrated, and working as the walled app role. */
+/** A database the service serves from: migrated, working as the walled app role, with the proofs its walls want. */
 export interface ServingDatabase extends OpenDatabase {
   readonly appliedMigrations: string[];
+  readonly walls: TenantWalls;
 }
 
-export interface ServingPostgresOptions extends Omit<PostgresOptions, 'role'> {
+/** The key the tenant walls check proofs with (TENANT_WALL_KEY); the development key when unset. */
+export interface TenantWallKeys {
+  readonly tenantWallKey?: string | undefined;
+  /** The key being replaced (TENANT_WALL_KEY_PREVIOUS): a database holding it takes tenantWallKey too. */
+  readonly tenantWallKeyPrevious?: string | undefined;
+}
+
+export interface ServingPostgresOptions extends Omit<PostgresOptions, 'role'>, TenantWallKeys {
   /**
    * The login that applies migrations (the schema's owner), when the service serves with a login
    * that may not: a member of the app role and nothing more. Unset, `url`'s login migrates.
@@ -34,36 +44,61 @@ export interface ServingPostgresOptions extends Omit<PostgresOptions, 'role'> {
  * login that is only a member of the app role, for which RESET ROLE gains nothing. When nothing is
  * pending the migrator is not run at all, so a serving login that may not migrate starts on a
  * schema migrated beforehand (`npm run migrate`). The start fails here, not on the first request,
- * when the switch is not allowed.
+ * when the switch is not allowed or when the database's tenant-wall key is not the service's.
  */
 export async function openServingPostgres(url: string, options: ServingPostgresOptions = {}): Promise<ServingDatabase> {
-  const { migrationUrl, modules = [], ...poolOptions } = options;
+  const { migrationUrl, modules = [], tenantWallKey, tenantWallKeyPrevious, ...poolOptions } = options;
+  const walls = new TenantWalls(tenantWallKey ?? DEVELOPMENT_TENANT_WALL_KEY);
   const owner = openPostgres(migrationUrl ?? url, { max: 1, onConnectionError: options.onConnectionError, connectTimeoutMs: options.connectTimeoutMs });
   let appliedMigrations: string[] = [];
   try {
     if ((await pendingMigrations(owner.db)).length > 0) appliedMigrations = await migrateToLatest(owner.db);
     if ((await pendingModuleMigrations(owner.db, modules)).length > 0) appliedMigrations.push(...await migrateModules(owner.db, modules));
+    await prepareForServing(owner.db, walls, { tenantWallKeyPrevious, servingLogin: migrationUrl === undefined ? undefined : loginOf(url) });
   } finally {
     await owner.close();
   }
   const serving = openPostgres(url, { ...poolOptions, role: APP_ROLE });
   try {
     await assertWorksAsAppRole(serving);
+    await assertTenantWallKey(serving.db, walls);
   } catch (error) {
     await serving.close();
     throw error;
   }
-  return { ...serving, appliedMigrations };
+  return { ...serving, appliedMigrations, walls };
+}
+
+/**
+ * What the owner does after migrating, at every start and in `npm run migrate`: install the
+ * service's tenant-wall key (or find it there), and, given the login the service serves with, let
+ * only that login (and the owner) connect to the database.
+ */
+export async function prepareForServing(
+  owner: Kysely<DB>,
+  walls: TenantWalls,
+  options: { readonly tenantWallKeyPrevious?: string | undefined; readonly servingLogin?: string | undefined } = {},
+): Promise<void> {
+  const previous = options.tenantWallKeyPrevious === undefined ? undefined : new TenantWalls(options.tenantWallKeyPrevious);
+  await installTenantWallKey(owner, walls, previous);
+  if (options.servingLogin !== undefined) await restrictConnectTo(owner, options.servingLogin);
 }
 
 /** PGlite has one session: migrate in it, then switch that session to the app role for good. */
-export async function openServingPglite(dataDir: string, modules: readonly ModuleMigrations[] = []): Promise<ServingDatabase> {
+export async function openServingPglite(
+  dataDir: string,
+  modules: readonly ModuleMigrations[] = [],
+  keys: TenantWallKeys = {},
+): Promise<ServingDatabase> {
+  const walls = new TenantWalls(keys.tenantWallKey ?? DEVELOPMENT_TENANT_WALL_KEY);
   const opened = await openPglite(dataDir);
   try {
     const appliedMigrations = [...await migrateToLatest(opened.db), ...await migrateModules(opened.db, modules)];
+    await prepareForServing(opened.db, walls, { tenantWallKeyPrevious: keys.tenantWallKeyPrevious });
     await sql`set role ${sql.id(APP_ROLE)}`.execute(opened.db);
     await assertWorksAsAppRole(opened);
-    return { ...opened, appliedMigrations };
+    await assertTenantWallKey(opened.db, walls);
+    return { ...opened, appliedMigrations, walls };
   } catch (error) {
     await opened.close();
     throw error;
@@ -117,15 +152,20 @@ const SERVICE_TABLES = ['tenants', 'users', 'api_keys', 'tenant_invites', 'audit
 /**
  * What the session's login (not the role it switched to) could do beyond the app role's grants, in
  * words for the start-up log: empty for a login that is only a member of the app role. Any of these
- * lets a statement the service is tricked into running RESET ROLE and leave the tenant walls, or
- * rewrite the schema and the audit trail.
+ * but the last lets a statement the service is tricked into running RESET ROLE and leave the tenant
+ * walls, or rewrite the schema and the audit trail; the last lets any login of the cluster in (the
+ * walls still hold it off, but it need not get that far).
  */
 export async function servingLoginRisks(db: Kysely<DB>): Promise<string[]> {
-  const { rows: [login] } = await sql<{ name: string; superuser: boolean; bypass_rls: boolean; owns: string[] | null; can_create: boolean }>`
+  const { rows: [login] } = await sql<{
+    name: string; superuser: boolean; bypass_rls: boolean; owns: string[] | null; can_create: boolean; database: string; anyone_connects: boolean;
+  }>`
     select r.rolname as name, r.rolsuper as superuser, r.rolbypassrls as bypass_rls,
            (select array_agg(c.relname::text order by c.relname) from pg_class c join pg_namespace n on n.oid = c.relnamespace
              where n.nspname = 'public' and c.relname = any(${SERVICE_TABLES}) and pg_has_role(session_user, c.relowner, 'USAGE')) as owns,
-           has_schema_privilege(session_user, 'public', 'CREATE') as can_create
+           has_schema_privilege(session_user, 'public', 'CREATE') as can_create,
+           current_database() as database,
+           has_database_privilege('public', current_database(), 'CONNECT') as anyone_connects
     from pg_roles r where r.rolname = session_user`.execute(db);
   if (!login) return [];
   const risks: string[] = [];
@@ -133,5 +173,6 @@ export async function servingLoginRisks(db: Kysely<DB>): Promise<string[]> {
   if (login.owns?.length) risks.push(`the login ${login.name} owns (or acts as the owner of) ${login.owns.join(', ')}`);
   if (login.bypass_rls && !login.superuser) risks.push(`the login ${login.name} bypasses row-level security`);
   if (login.can_create && !login.superuser) risks.push(`the login ${login.name} may create tables in the public schema`);
+  if (login.anyone_connects) risks.push(`every role of the cluster may connect to the database ${login.database} (PUBLIC holds CONNECT)`);
   return risks;
 }

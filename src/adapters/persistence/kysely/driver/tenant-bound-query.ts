@@ -3,7 +3,7 @@ import { type Connection, Query } from 'pg';
 const SET_TENANT_SQL = 'select set_config($1, $2, true)';
 
 /**
- * One statement run behind the tenant wall in one round trip: `set_config(setting, tenant, true)`
+ * One statement run behind the tenant wall in one round trip: `set_config(setting, value, true)`
  * and the statement go out together, in the extended protocol, before a single Sync. Postgres runs
  * everything up to a Sync as one implicit transaction, so the setting is transaction-local exactly
  * as after BEGIN: the statement sees it, and it is gone when the Sync commits (or rolls back). If
@@ -17,7 +17,7 @@ export class TenantBoundQuery extends Query {
 
   constructor(
     private readonly setting: string,
-    private readonly tenantId: string,
+    private readonly value: string,
     text: string,
     values: readonly unknown[],
     callback: (error: Error | null, result?: { command: string; rowCount: number | null; rows: unknown[] }) => void,
@@ -33,7 +33,7 @@ export class TenantBoundQuery extends Query {
     connection.stream.cork?.();
     try {
       connection.parse({ text: SET_TENANT_SQL, name: '', types: [] }, false);
-      connection.bind({ values: [this.setting, this.tenantId] }, false);
+      connection.bind({ values: [this.setting, this.value] }, false);
       connection.execute({}, false);
       return Query.prototype.submit.call(this, connection) as Error | void;
     } finally {

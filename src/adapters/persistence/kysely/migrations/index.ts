@@ -7,6 +7,7 @@ import * as changeTriggersAndRecordTenant from './0005-change-triggers-and-recor
 import * as leastPrivilege from './0006-least-privilege';
 import * as serviceKeys from './0007-service-keys';
 import * as credentialCheckStatements from './0008-credential-check-statements';
+import * as tenantWallProofs from './0009-tenant-wall-proofs';
 import * as moduleReadinessAndAuditActionIndex from './0011-module-readiness-and-audit-action-index';
 
 /**
@@ -22,6 +23,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0006-least-privilege': leastPrivilege,
   '0007-service-keys': serviceKeys,
   '0008-credential-check-statements': credentialCheckStatements,
+  '0009-tenant-wall-proofs': tenantWallProofs,
   '0011-module-readiness-and-audit-action-index': moduleReadinessAndAuditActionIndex,
 };
 

@@ -105,8 +105,8 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
 
   /**
    * One statement for the whole batch, through the function that moves only last_used_at forward
-   * and matches each key with its own tenant (the batch may span tenants, which one tenant setting
-   * could not).
+   * and matches each key with its own tenant, proven (the batch may span tenants, which one tenant
+   * setting could not).
    */
   async markUsed(uses: readonly ApiKeyUse[]): Promise<void> {
     const valid = uses.filter((use) => isUuid(use.tenantId) && isUuid(use.keyId));
@@ -114,7 +114,9 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
     const keyIds = valid.map((use) => use.keyId);
     const tenantIds = valid.map((use) => use.tenantId);
     const usedAt = valid.map((use) => use.at.toISOString());
-    await sql`select ${sql.id(RECORD_API_KEY_USES)}(${keyIds}::uuid[], ${tenantIds}::uuid[], ${usedAt}::timestamptz[])`
+    const proofs = valid.map((use) => this.scope.walls.tenantProof(use.tenantId));
+    await sql`
+      select ${sql.id(RECORD_API_KEY_USES)}(${keyIds}::uuid[], ${tenantIds}::uuid[], ${usedAt}::timestamptz[], ${proofs}::text[])`
       .execute(this.scope.db);
   }
 }

@@ -2,6 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import type { AuditEventRepository, AuditQuery } from '../../../../application/ports/audit-events';
 import { type AuditDetails, type AuditEvent, isAuditActionName } from '../../../../domain/audit-event';
 import { isUuid } from '../../../../domain/ids';
+import { NO_TENANT } from '../migrations/0009-tenant-wall-proofs';
 import type { AuditEventsTable } from '../schema';
 import type { TenantScope } from '../driver/tenant-scope';
 
@@ -30,12 +31,9 @@ export class KyselyAuditEventRepository implements AuditEventRepository {
 
   async append(event: AuditEvent): Promise<void> {
     const row = auditRow(event);
-    if (event.tenantId === null) {
-      // No tenant to name: the policy admits tenant-less events without the setting.
-      await this.scope.db.insertInto('audit_events').values(row).execute();
-      return;
-    }
-    await this.scope.forTenant(event.tenantId, (db) => db.insertInto('audit_events').values(row).execute());
+    // A tenant-less event (a failed login for an unknown e-mail) is written under NO_TENANT's proof,
+    // so that nobody without the service's key can add one either.
+    await this.scope.forTenant(event.tenantId ?? NO_TENANT, (db) => db.insertInto('audit_events').values(row).execute());
   }
 
   async list(tenantId: string, query: AuditQuery): Promise<AuditEvent[]> {

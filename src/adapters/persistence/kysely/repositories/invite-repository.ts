@@ -4,6 +4,7 @@ import { isUuid } from '../../../../domain/ids';
 import type { Invite, InviteSummary } from '../../../../domain/invite';
 import type { InvitableRole } from '../../../../domain/role';
 import { LOOKUP_INVITE_BY_TOKEN } from '../migrations/0002-tenant-walls';
+import { LIST_PENDING_INVITES } from '../migrations/0009-tenant-wall-proofs';
 import type { TenantInvitesTable } from '../schema';
 import { storedInvitableRole } from './stored-roles';
 import type { TenantScope } from '../driver/tenant-scope';
@@ -59,20 +60,15 @@ export class KyselyInviteRepository implements InviteRepository {
     return rows.length > 0;
   }
 
+  /**
+   * GET /invites: one statement through the function that checks the tenant's proof itself, so no
+   * tenant setting goes first. Newest first; the id breaks ties between invites of the same instant.
+   */
   async listPending(tenantId: string, now: Date): Promise<InviteSummary[]> {
     if (!isUuid(tenantId)) return [];
-    const rows = await this.scope.forTenant(tenantId, (db) =>
-      db
-        .selectFrom('tenant_invites')
-        .select(['id', 'email', 'role', 'expires_at', 'created_at'])
-        .where('tenant_id', '=', tenantId)
-        .where('accepted_at', 'is', null)
-        .where('expires_at', '>', now)
-        // The id breaks ties so invites created in the same instant keep a stable order.
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .execute(),
-    );
+    const { rows } = await sql<Pick<InviteRow, 'id' | 'email' | 'role' | 'expires_at' | 'created_at'>>`
+      select * from ${sql.id(LIST_PENDING_INVITES)}(${tenantId}::uuid, ${now}, ${this.scope.walls.tenantProof(tenantId)})`
+      .execute(this.scope.db);
     return rows.map((row) => ({
       id: row.id, email: row.email, role: storedInvitableRole(row.role), expiresAt: row.expires_at, createdAt: row.created_at,
     }));

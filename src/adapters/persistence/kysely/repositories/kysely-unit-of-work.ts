@@ -6,6 +6,7 @@ import { changesMadeIn } from '../change-feed/credential-announcements';
 import { kyselyRepositories } from './kysely-repositories';
 import type { DB } from '../schema';
 import { transactionScope } from '../driver/tenant-scope';
+import type { TenantWalls } from '../driver/tenant-walls';
 
 /**
  * Each run is one database transaction at the default READ COMMITTED level: the unique constraint
@@ -19,7 +20,10 @@ import { transactionScope } from '../driver/tenant-scope';
 export class KyselyUnitOfWork implements UnitOfWork {
   private readonly listeners = new Set<CommittedChanges>();
 
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly walls: TenantWalls,
+  ) {}
 
   afterCommit(listener: CommittedChanges): () => void {
     this.listeners.add(listener);
@@ -28,7 +32,7 @@ export class KyselyUnitOfWork implements UnitOfWork {
 
   async run<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     const { value, changes } = await this.db.transaction().execute(async (trx) => {
-      const result = await work(kyselyRepositories(transactionScope(trx)));
+      const result = await work(kyselyRepositories(transactionScope(trx, this.walls)));
       return { value: result, changes: await changesMadeIn(trx) };
     });
     if (changes.length > 0) for (const listener of this.listeners) listener(changes);

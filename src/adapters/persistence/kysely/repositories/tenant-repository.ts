@@ -1,8 +1,7 @@
-import { type Selectable, sql } from 'kysely';
-import type { RecordKind, TenantRepository } from '../../../../application/ports/repositories';
+import type { Selectable } from 'kysely';
+import type { TenantRepository } from '../../../../application/ports/repositories';
 import { isUuid } from '../../../../domain/ids';
 import type { Tenant } from '../../../../domain/tenant';
-import { TENANT_OF_RECORD } from '../migrations/0005-change-triggers-and-record-tenant';
 import type { TenantsTable } from '../schema';
 import type { TenantScope } from '../driver/tenant-scope';
 
@@ -48,14 +47,6 @@ export class KyselyTenantRepository implements TenantRepository {
       db.selectFrom('tenants').select('id').where('id', '=', tenantId).forNoKeyUpdate().executeTakeFirst(),
     );
     return row !== undefined;
-  }
-
-  /** Through the security-definer function that answers one exact id (migration 0005). */
-  async tenantHolding(kind: RecordKind, id: string): Promise<string | null> {
-    if (!isUuid(id)) return null;
-    const { rows } = await sql<{ tenant_id: string | null }>`
-      select ${sql.id(TENANT_OF_RECORD)}(${kind}, ${id}::uuid) as tenant_id`.execute(this.scope.db);
-    return rows[0]?.tenant_id ?? null;
   }
 }
 

@@ -52,9 +52,10 @@ export class KyselyUserRepository implements UserRepository {
     }
   }
 
-  /** Crosses the tenant walls through the one function that answers an exact e-mail. */
+  /** Crosses the tenant walls through the one function that answers an exact e-mail, with the e-mail's proof. */
   async findByEmail(email: string): Promise<User | null> {
-    const { rows } = await sql<UserRow>`select * from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${email})`.execute(this.scope.db);
+    const { rows } = await sql<UserRow>`
+      select * from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${email}, ${this.scope.walls.emailProof(email)})`.execute(this.scope.db);
     return rows[0] ? toUser(rows[0]) : null;
   }
 
@@ -73,7 +74,8 @@ export class KyselyUserRepository implements UserRepository {
   async findAuthState(tenantId: string, userId: string): Promise<UserAuthState | null> {
     if (!isUuid(tenantId) || !isUuid(userId)) return null;
     const { rows } = await sql<{ role: string; auth_version: number }>`
-      select * from ${sql.id(LOOKUP_MEMBER_AUTH_STATE)}(${tenantId}::uuid, ${userId}::uuid)`.execute(this.scope.db);
+      select * from ${sql.id(LOOKUP_MEMBER_AUTH_STATE)}(${tenantId}::uuid, ${userId}::uuid, ${this.scope.walls.tenantProof(tenantId)})`
+      .execute(this.scope.db);
     const row = rows[0];
     return row ? { tenantId, userId, role: storedRole(row.role), authVersion: row.auth_version } : null;
   }
