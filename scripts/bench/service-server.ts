@@ -82,6 +82,7 @@ async function main(): Promise<void> {
     credentials: feed.credentials,
     keyUsage,
     credentialChanges: feed.changes,
+    changePositions: feed.positions,
     serviceKeys,
   }, { inviteTtlSeconds: config.inviteTtlSeconds });
 

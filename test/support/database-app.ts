@@ -74,7 +74,7 @@ export async function databaseApp(
   // As main: key usage written in batches, and what is gathered written before the database closes.
   const keyUsage = new BatchedApiKeyUsage(storage.repos.apiKeys, new SystemClock(), () => undefined);
   const { useCases, services: { clock, ids } } = await buildTestUseCases({
-    storage, credentials: feed.credentials, keyUsage, credentialChanges: feed.changes,
+    storage, credentials: feed.credentials, keyUsage, credentialChanges: feed.changes, changePositions: feed.positions,
     serviceKeys: new KyselyServiceKeyRepository(opened.db), clock: options.clock,
     moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []),
   });

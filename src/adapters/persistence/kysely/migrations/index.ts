@@ -7,6 +7,7 @@ import * as changeTriggersAndRecordTenant from './0005-change-triggers-and-recor
 import * as leastPrivilege from './0006-least-privilege';
 import * as serviceKeys from './0007-service-keys';
 import * as credentialCheckStatements from './0008-credential-check-statements';
+import * as credentialChangeLog from './0010-credential-change-log';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -21,6 +22,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0006-least-privilege': leastPrivilege,
   '0007-service-keys': serviceKeys,
   '0008-credential-check-statements': credentialCheckStatements,
+  '0010-credential-change-log': credentialChangeLog,
 };
 
 export const migrationProvider: MigrationProvider = {

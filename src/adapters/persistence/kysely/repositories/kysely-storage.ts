@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Storage } from '../../storage';
+import { KyselyCredentialChangeLog } from '../change-feed/kysely-credential-change-log';
 import { kyselyRepositories } from './kysely-repositories';
 import { KyselyUnitOfWork } from './kysely-unit-of-work';
 import type { DB } from '../schema';
@@ -16,6 +17,7 @@ export function createKyselyStorage(db: Kysely<DB>, close: () => Promise<void>):
     repos: kyselyRepositories(standaloneScope(db)),
     unitOfWork,
     afterCommit: (listener) => unitOfWork.afterCommit(listener),
+    changeLog: new KyselyCredentialChangeLog(db),
     close,
   };
 }
