@@ -9,7 +9,9 @@ import { createServer, type Server, type Socket, connect } from 'node:net';
  * - `restore()` listens again on the same port, delivers what was held back (as TCP would once a
  *   partition heals) and forwards as before;
  * - `cutWhenClientSends(text)` cuts the moment the client sends bytes containing `text`, before they
- *   are forwarded: a transaction caught between two statements.
+ *   are forwarded: a transaction caught between two statements;
+ * - `delay(ms)` holds every chunk back for `ms` in each direction, in order (a slow network, or a
+ *   database that answers late): a round trip costs twice `ms` more.
  */
 export class TcpProxy {
   private server: Server | undefined;
@@ -17,6 +19,7 @@ export class TcpProxy {
   private hanging = false;
   private readonly held: Array<() => void> = [];
   private trigger: { text: string; fired: () => void } | undefined;
+  private delayMs = 0;
 
   private constructor(private readonly target: { host: string; port: number }, private port: number) {}
 
@@ -57,6 +60,11 @@ export class TcpProxy {
     this.hanging = true;
   }
 
+  /** From now on every chunk, either way, is forwarded `ms` after it arrived (0: at once). */
+  delay(ms: number): void {
+    this.delayMs = ms;
+  }
+
   /** Resolves once the cut has happened. */
   cutWhenClientSends(text: string): Promise<void> {
     return new Promise((resolve) => {
@@ -72,9 +80,14 @@ export class TcpProxy {
     const upstream = connect(this.target.port, this.target.host);
     this.sockets.add(client);
     this.sockets.add(upstream);
-    const forward = (to: Socket, chunk: Buffer) => {
+    const send = (to: Socket, chunk: Buffer) => {
       if (this.hanging) this.held.push(() => to.destroyed || to.write(chunk));
-      else to.write(chunk);
+      else if (!to.destroyed) to.write(chunk);
+    };
+    // Timers of one delay fire in the order they were set, so the bytes keep their order.
+    const forward = (to: Socket, chunk: Buffer) => {
+      if (this.delayMs > 0) setTimeout(() => send(to, chunk), this.delayMs);
+      else send(to, chunk);
     };
     const forget = () => {
       client.destroy();

@@ -16,7 +16,10 @@ export interface FollowedCache extends CredentialStates {
 }
 
 export interface FollowerOptions {
-  /** Changes read per statement; a longer backlog is read in several. */
+  /**
+   * Changes read per statement; a longer backlog is read in several. One page is one write on each
+   * change stream, so it stays well under a stream's bound on unsent data (change-stream.ts).
+   */
   readonly pageSize: number;
   /** Wait before reading again after a failed read. */
   readonly retryMs: number;
@@ -29,7 +32,7 @@ export interface FollowerOptions {
   readonly pruneEveryMs?: number | undefined;
 }
 
-export const DEFAULT_FOLLOWER: FollowerOptions = { pageSize: 1_000, retryMs: 1_000 };
+export const DEFAULT_FOLLOWER: FollowerOptions = { pageSize: 500, retryMs: 1_000 };
 
 /**
  * Follows the credential change log (application/ports/credential-change-log.ts) for one
