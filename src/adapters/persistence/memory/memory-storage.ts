@@ -1,3 +1,4 @@
+import type { CredentialChange } from '../../../application/ports/credential-states';
 import type { Repositories } from '../../../application/ports/repositories';
 import type { UnitOfWork } from '../../../application/ports/unit-of-work';
 import type { CommittedChanges, Storage } from '../storage';
@@ -29,7 +30,10 @@ class MemoryUnitOfWork implements UnitOfWork {
       const changes = credentialChanges(this.committed, draft);
       this.committed = draft;
       if (changes.length > 0) {
-        for (const listener of this.listeners) listener(changes);
+        // Listeners get what the SQL storage reports (kind and id); the log also keeps the tenant.
+        const reported: CredentialChange[] = changes.map((change) => (change.kind === 'user'
+          ? { kind: 'user', userId: change.userId } : { kind: 'api-key', keyId: change.keyId }));
+        for (const listener of this.listeners) listener(reported);
         this.changeLog.append(changes);
       }
       return value;
