@@ -77,7 +77,10 @@ export interface Policy {
   readonly inviteTtlSeconds: number;
   /** INVITE_REQUIRE_EMAIL_MATCH: a signup must use the invited address. Off unless set. */
   readonly inviteRequireEmailMatch?: boolean;
-  /** How long a verified service key is trusted before storage is read again (its revocation's delay). */
+  /**
+   * How long a verified service key is trusted before storage is read again, at most: a revocation
+   * the instance reads from the change log ends the trust at once.
+   */
   readonly serviceKeyTrustMs?: number | undefined;
   /** The product modules' audit actions (PortcullisModule.auditActions), so the trail's filter knows them. */
   readonly moduleAuditActions?: readonly ModuleAuditAction[];
