@@ -91,6 +91,7 @@ async function main(): Promise<void> {
   const app = createApp(useCases, { corsOrigin: config.corsOrigin, rateLimits: config.rateLimits }, {
     logger,
     metrics: config.metrics.enabled ? createMetrics(poolStats) : undefined,
+    changeStreamLimits: config.changeStreams,
     onError: (error) => {
       serverErrors += 1;
       if (serverErrors <= 5) console.error('service-server: request failed:', error);
