@@ -69,6 +69,15 @@ describe('startTestPortcullis: the kit as a Portcullis over HTTP', () => {
     expect((await introspect({ 'x-service-key': serviceKey })).status).toBe(401);
   });
 
+  it('makes a service key scoped to named tenants, as a real one can be: other tenants\' credentials are active: false', async () => {
+    const mine = await pc.tenant();
+    const theirs = await pc.tenant();
+    const scoped = await pc.serviceKey('scoped', { tenants: [mine.tenantId] });
+    const introspect = (token: string) => request(pc.url).post(`${AUTH}/introspect`).set('x-service-key', scoped).send({ token });
+    expect((await introspect(mine.owner.token)).body).toMatchObject({ active: true, tenant_id: mine.tenantId });
+    expect((await introspect(theirs.owner.token)).body).toEqual({ active: false, position: expect.any(Number) });
+  });
+
   it('carries a change made with the kit on the change stream, and ends the stream when its service key is revoked', async () => {
     const key = await pc.apiKey((await pc.tenant()).owner);
     const serviceKey = await pc.serviceKey();
