@@ -1,4 +1,5 @@
 import { createServer, type Server, type Socket, connect } from 'node:net';
+import { performance } from 'node:perf_hooks';
 
 /**
  * A TCP proxy between the service and a real server (Postgres), for cutting the network for real:
@@ -11,7 +12,8 @@ import { createServer, type Server, type Socket, connect } from 'node:net';
  * - `cutWhenClientSends(text)` cuts the moment the client sends bytes containing `text`, before they
  *   are forwarded: a transaction caught between two statements;
  * - `delay(ms)` holds every chunk back for `ms` in each direction, in order (a slow network, or a
- *   database that answers late): a round trip costs twice `ms` more.
+ *   database that answers late): a round trip costs twice `ms` more. Back to 0, what is held still
+ *   leaves first.
  */
 export class TcpProxy {
   private server: Server | undefined;
@@ -84,10 +86,22 @@ export class TcpProxy {
       if (this.hanging) this.held.push(() => to.destroyed || to.write(chunk));
       else if (!to.destroyed) to.write(chunk);
     };
-    // Timers of one delay fire in the order they were set, so the bytes keep their order.
+    // Each direction's bytes leave in the order they came, even when the delay changes meanwhile:
+    // a chunk never leaves before the one ahead of it (timers due at the same time fire in order).
+    const due = new Map<Socket, number>();
+    const held = new Map<Socket, number>();
     const forward = (to: Socket, chunk: Buffer) => {
-      if (this.delayMs > 0) setTimeout(() => send(to, chunk), this.delayMs);
-      else send(to, chunk);
+      if (this.delayMs === 0 && !held.get(to)) {
+        send(to, chunk);
+        return;
+      }
+      const at = Math.max(performance.now() + this.delayMs, due.get(to) ?? 0);
+      due.set(to, at);
+      held.set(to, (held.get(to) ?? 0) + 1);
+      setTimeout(() => {
+        held.set(to, held.get(to)! - 1);
+        send(to, chunk);
+      }, Math.max(0, at - performance.now()));
     };
     const forget = () => {
       client.destroy();
