@@ -3,7 +3,7 @@ import { downstreamApp } from './app';
 
 /**
  * `npm run example:downstream`, with PORTCULLIS_URL (e.g. http://127.0.0.1:3000) and
- * PORTCULLIS_SERVICE_KEY (from `npm run service-key -- create downstream-example`). PORT: 4000.
+ * PORTCULLIS_SERVICE_KEY (from `npm run service-key -- create downstream-example --all-tenants`). PORT: 4000.
  */
 function required(name: string): string {
   const value = process.env[name];

@@ -85,6 +85,7 @@ async function main(): Promise<void> {
     credentials: feed.credentials,
     keyUsage,
     credentialChanges: feed.changes,
+    changePositions: feed.positions,
     serviceKeys,
   }, { inviteTtlSeconds: config.inviteTtlSeconds });
 
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
   const app = createApp(useCases, { corsOrigin: config.corsOrigin, rateLimits: config.rateLimits }, {
     logger,
     metrics: config.metrics.enabled ? createMetrics(poolStats) : undefined,
+    changeStreamLimits: config.changeStreams,
     onError: (error) => {
       serverErrors += 1;
       if (serverErrors <= 5) console.error('service-server: request failed:', error);

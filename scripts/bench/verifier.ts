@@ -1,3 +1,4 @@
+import { ALL_TENANTS } from '../../src/domain/service-key';
 /**
  * The verifier bench (part of `npm run bench`): the client library's downstream service and
  * Portcullis's introspection against the bare-Express baseline, alternated in one run, and how long
@@ -153,7 +154,7 @@ async function main(): Promise<void> {
     serviceKeys: new KyselyServiceKeyRepository(owner.db), ids: new RandomUuidGenerator(), secrets: new NodeSecrets(), clock: new SystemClock(),
   });
   const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
-  const { rawKey } = await manage.create(`bench-verifier-${runId}`);
+  const { rawKey } = await manage.create(`bench-verifier-${runId}`, ALL_TENANTS);
   const signup = await call<{ token: string; tenant_id: string }>(service.url, 'POST', `${AUTH_BASE}/signup`, {
     json: { email: `bench-${runId}-verifier@example.com`, password: PASSWORD, tenant_name: `Bench verifier ${runId}` }, expect: 201,
   });

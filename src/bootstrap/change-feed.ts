@@ -1,35 +1,63 @@
-import { AnnouncingCredentialStates } from '../adapters/cache/announcing-credential-states';
-import { CachedCredentialStates, type CredentialCacheOptions, type CredentialSource } from '../adapters/cache/cached-credential-states';
+import { CachedCredentialStates, type CredentialCacheOptions } from '../adapters/cache/cached-credential-states';
 import { CredentialChangeFanOut } from '../adapters/cache/credential-change-fan-out';
+import { CredentialChangeFollower, DEFAULT_FOLLOWER, type FollowerOptions } from '../adapters/cache/credential-change-follower';
 import type { Storage } from '../adapters/persistence/storage';
 import type { ListenForChanges } from './database';
 
 /** The instance's credential cache, and what keeps it in step with every writer of the database. */
 export interface CredentialFeed {
-  /** The cache, announcing every change it forgets to `changes`. */
-  readonly credentials: AnnouncingCredentialStates;
-  /** What verifying services' change streams subscribe to. */
+  /** The cache the credential check reads. */
+  readonly credentials: CachedCredentialStates;
+  /** What verifying services' change streams subscribe to, and the trusted service keys watch. */
   readonly changes: CredentialChangeFanOut;
+  /** The instance's change position: how far it has followed the change log. */
+  readonly positions: CredentialChangeFollower;
   close(): Promise<void>;
 }
 
-/**
- * The cache and its fan-out before anything feeds them: with memory storage (no other writer) the
- * unit of work's own report after each commit (wire.ts) is all there is to hear.
- */
-export function localCredentialFeed(source: CredentialSource, cache?: CredentialCacheOptions): Omit<CredentialFeed, 'close'> {
-  const changes = new CredentialChangeFanOut();
-  return { credentials: new AnnouncingCredentialStates(new CachedCredentialStates(source, cache), changes), changes };
+/** On SQL storage: read the log every 5 s without a notification too; prune it every 10 minutes. */
+export const SQL_FOLLOWER: FollowerOptions = { ...DEFAULT_FOLLOWER, pollMs: 5_000, pruneEveryMs: 600_000 };
+
+function assemble(storage: Storage, onError: (error: unknown) => void, cache: CredentialCacheOptions | undefined, options: FollowerOptions) {
+  const credentials = new CachedCredentialStates(storage.repos, cache);
+  const changes = new CredentialChangeFanOut(false);
+  const positions = new CredentialChangeFollower(storage.changeLog, credentials, changes, onError, options);
+  // This instance's own commits have grown the log: read it now rather than at the notification.
+  const stops = [storage.afterCommit(() => positions.wake(false))];
+  if (storage.watchLog) stops.push(storage.watchLog(() => positions.wake(false)));
+  return { credentials, changes, positions, stop: () => stops.forEach((stop) => stop()) };
 }
 
 /**
- * On SQL storage the database announces every committed credential change itself (triggers), to
- * every instance, whoever wrote it: the cache forgets each change it hears, and keeps nothing while
- * the listener is disconnected. At start it keeps nothing until the listener is listening. Memory
- * storage has no other writer: the unit of work's own report (wire.ts) is all there is.
- * Either way, every change reaches the cache through `credentials`, which hands it on to `changes`
- * (a change this instance made may reach it twice: after its commit and from the database; a
- * verifier forgets idempotently).
+ * The cache, its fan-out and its follower over a storage whose every writer is in this process
+ * (memory: it tells the follower of each change itself), or for a test that listens to nothing
+ * else. Following starts from the log's head.
+ */
+export async function localCredentialFeed(
+  storage: Storage,
+  cache?: CredentialCacheOptions,
+  onError: (error: unknown) => void = (error) => console.error('credential changes:', error),
+): Promise<CredentialFeed> {
+  const feed = assemble(storage, onError, cache, DEFAULT_FOLLOWER);
+  await feed.positions.listening();
+  return {
+    credentials: feed.credentials,
+    changes: feed.changes,
+    positions: feed.positions,
+    close: async () => {
+      feed.stop();
+      feed.positions.close();
+      feed.changes.suspend();
+    },
+  };
+}
+
+/**
+ * On SQL storage every committed credential change is logged by the database (triggers,
+ * migration 0010), whoever wrote it, and each commit notifies every instance: the follower reads
+ * the log and the cache forgets what it names. While the listener is disconnected the cache keeps
+ * nothing and change streams are closed; at start it keeps nothing until the listener is listening
+ * and the log's head is read.
  */
 export async function openCredentialFeed(
   listenForChanges: ListenForChanges | undefined,
@@ -37,24 +65,47 @@ export async function openCredentialFeed(
   onError: (error: unknown) => void,
   timing?: Parameters<ListenForChanges>[1],
   cache?: CredentialCacheOptions,
+  follower: FollowerOptions = SQL_FOLLOWER,
 ): Promise<CredentialFeed> {
-  const { credentials, changes } = localCredentialFeed(storage.repos, cache);
-  if (!listenForChanges) return { credentials, changes, close: async () => undefined };
+  if (!listenForChanges) return localCredentialFeed(storage, cache, onError);
+  const feed = assemble(storage, onError, cache, follower);
+  feed.credentials.suspend();
 
-  credentials.suspend();
+  let listeningAgain: NodeJS.Timeout | undefined;
+  let closed = false;
+  // Hearing again is only trusted once the head is read; until then the cache stays suspended.
+  const heard = (): Promise<void> => feed.positions.listening().catch((error: unknown) => {
+    onError(error);
+    if (closed) return;
+    listeningAgain = setTimeout(() => void heard(), follower.retryMs);
+    listeningAgain.unref();
+  });
+  let firstHearing: Promise<void> | undefined;
   const listener = listenForChanges({
-    onChange: (change) => credentials.forget(change),
-    onListening: () => credentials.resume(),
-    onLost: () => credentials.suspend(),
+    onNotified: () => feed.positions.wake(true),
+    onListening: () => {
+      clearTimeout(listeningAgain);
+      firstHearing = heard();
+    },
+    onLost: () => {
+      clearTimeout(listeningAgain);
+      feed.positions.lost();
+    },
     onError,
   }, timing);
   await listener.start();
+  await firstHearing;
   return {
-    credentials,
-    changes,
+    credentials: feed.credentials,
+    changes: feed.changes,
+    positions: feed.positions,
     close: async () => {
+      closed = true;
+      clearTimeout(listeningAgain);
+      feed.stop();
       await listener.close();
-      changes.suspend(); // open change streams end with the instance's hearing
+      feed.positions.close();
+      feed.changes.suspend(); // open change streams end with the instance's hearing
     },
   };
 }

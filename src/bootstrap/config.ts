@@ -70,6 +70,13 @@ export interface Config {
     /** Distinct keys gathered before the write goes early. */
     readonly maxPending: number;
   };
+  /** Verifying services' change streams (GET /api/v1/auth/changes) on this instance. */
+  readonly changeStreams: {
+    readonly perServiceKey: number;
+    readonly perInstance: number;
+    /** A stream whose reader has not taken this many bytes is closed with `reset`. */
+    readonly maxUnsentBytes: number;
+  };
   /** Slow clients: how long a request may take to arrive (Node answers 408 and closes the connection). */
   readonly http: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number };
   readonly metrics: {
@@ -162,6 +169,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     API_KEY_USAGE_FLUSH_SECONDS: positiveInt({ default: 60 }),
     API_KEY_USAGE_KEYS_PER_STATEMENT: positiveInt({ default: 10_000 }),
     API_KEY_USAGE_MAX_PENDING: positiveInt({ default: 200_000 }),
+    CHANGE_STREAMS_PER_SERVICE_KEY: positiveInt({ default: 64 }),
+    CHANGE_STREAMS_PER_INSTANCE: positiveInt({ default: 512 }),
+    CHANGE_STREAM_MAX_UNSENT_KB: positiveInt({ default: 128 }),
     HEADERS_TIMEOUT_MS: positiveInt({ default: 10_000 }),
     REQUEST_TIMEOUT_MS: positiveInt({ default: 30_000 }),
     METRICS_ENABLED: bool({ default: true }),
@@ -250,6 +260,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalMs: cleaned.API_KEY_USAGE_FLUSH_SECONDS * 1000,
       keysPerStatement: cleaned.API_KEY_USAGE_KEYS_PER_STATEMENT,
       maxPending: cleaned.API_KEY_USAGE_MAX_PENDING,
+    },
+    changeStreams: {
+      perServiceKey: cleaned.CHANGE_STREAMS_PER_SERVICE_KEY,
+      perInstance: cleaned.CHANGE_STREAMS_PER_INSTANCE,
+      maxUnsentBytes: cleaned.CHANGE_STREAM_MAX_UNSENT_KB * 1024,
     },
     http: { headersTimeoutMs: cleaned.HEADERS_TIMEOUT_MS, requestTimeoutMs: cleaned.REQUEST_TIMEOUT_MS },
     metrics: { enabled: cleaned.METRICS_ENABLED, port: metricsPort },

@@ -86,7 +86,7 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
   logger.info({ appliedMigrations: opened.appliedMigrations }, `storage: ${opened.location}`);
   warnAboutServingLogin(config.nodeEnv, opened.loginRisks, logger);
 
-  // Every instance hears every committed credential change (the database's triggers, LISTEN), so caches stay current.
+  // Every instance follows the change log (the database's triggers, LISTEN), so caches and verifiers stay current.
   const feed = await openCredentialFeed(
     opened.listenForChanges, opened.storage, (error) => logger.error({ err: error }, 'credential changes'), undefined, config.credentialCache,
   );
@@ -111,6 +111,7 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
     credentials: feed.credentials,
     keyUsage,
     credentialChanges: feed.changes,
+    changePositions: feed.positions,
     serviceKeys: opened.serviceKeys,
   }, {
     inviteTtlSeconds: config.inviteTtlSeconds,
@@ -141,6 +142,7 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
     }),
     modules: composed.http,
     apiReferenceJson: composed.apiReferenceJson,
+    changeStreamLimits: config.changeStreams,
   });
   server.on('request', app);
 

@@ -1,33 +1,26 @@
-import { ManageServiceKeys, InvalidServiceKeyName } from '../application/service-keys/manage-service-keys';
+import { sql } from 'kysely';
+import { InvalidServiceKeyName, InvalidServiceKeyScope, ManageServiceKeys } from '../application/service-keys/manage-service-keys';
 import { ServiceKeyNameTaken } from '../application/ports/service-keys';
 import { NodeSecrets } from '../adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../adapters/crypto/random-uuid-generator';
 import { KyselyServiceKeyRepository } from '../adapters/persistence/kysely/repositories/service-key-repository';
 import { SystemClock } from '../adapters/time/system-clock';
-import type { ServiceKey } from '../domain/service-key';
+import { describeScope, type ServiceKey } from '../domain/service-key';
+import { isUuid } from '../domain/ids';
 import { loadConfig } from './config';
 import { openDatabase } from './database';
-
-const USAGE = `Usage:
-  npm run service-key -- create <name>     make a key for a verifying service; prints it once
-  npm run service-key -- list              every key: id, name, prefix, created, revoked
-  npm run service-key -- revoke <id|name>  revoke a key in use (instances stop accepting it within seconds)
-
-Runs against DATABASE_URL (or the embedded database in PGLITE_DIR, with the service stopped),
-as the database's owner, like npm run migrate.`;
+import { parseServiceKeyCommand, SERVICE_KEY_USAGE } from './service-key-command';
 
 function describe(key: ServiceKey): string {
   const revoked = key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'in use';
-  return `${key.id}  ${key.name}  ${key.keyPrefix}…  created ${key.createdAt.toISOString()}  ${revoked}`;
+  return `${key.id}  ${key.name}  ${key.keyPrefix}…  ${describeScope(key.scope)}  created ${key.createdAt.toISOString()}  ${revoked}`;
 }
 
-/** Exit code: 0 done, 1 failed, 2 misused (unknown command, missing argument). */
+/** Exit code: 0 done, 1 failed, 2 misused (unknown command, missing argument or scope). */
 async function run(args: readonly string[]): Promise<number> {
-  const [command, argument, ...rest] = args;
-  const needsArgument = command === 'create' || command === 'revoke';
-  if (!command || !['create', 'list', 'revoke'].includes(command) || (needsArgument && (!argument || rest.length > 0))
-    || (command === 'list' && argument !== undefined)) {
-    console.error(USAGE);
+  const parsed = parseServiceKeyCommand(args);
+  if (!parsed) {
+    console.error(SERVICE_KEY_USAGE);
     return 2;
   }
   const { db, close } = await openDatabase(loadConfig());
@@ -35,24 +28,35 @@ async function run(args: readonly string[]): Promise<number> {
     serviceKeys: new KyselyServiceKeyRepository(db), ids: new RandomUuidGenerator(), secrets: new NodeSecrets(), clock: new SystemClock(),
   });
   try {
-    if (command === 'create') {
-      const { key, rawKey } = await manage.create(argument!);
+    if (parsed.command === 'create') {
+      // A typo would make a key that hears nothing: every tenant named must exist (the owner reads
+      // them all). Something that is not an id at all is create's to refuse.
+      if (parsed.scope.kind === 'tenants' && parsed.scope.tenantIds.every(isUuid)) {
+        const ids = parsed.scope.tenantIds;
+        const { rows } = await sql<{ id: string }>`select id from tenants where id = any(${ids}::uuid[])`.execute(db);
+        const missing = ids.filter((id) => !rows.some((row) => row.id === id));
+        if (missing.length > 0) {
+          console.error(`No tenant with id ${missing.join(', ')}.`);
+          return 1;
+        }
+      }
+      const { key, rawKey } = await manage.create(parsed.name, parsed.scope);
       console.log(describe(key));
       console.log(`\nService key (shown once, store it as the service's PORTCULLIS_SERVICE_KEY):\n${rawKey}`);
-    } else if (command === 'list') {
+    } else if (parsed.command === 'list') {
       const keys = await manage.list();
       console.log(keys.length ? keys.map(describe).join('\n') : 'No service keys.');
     } else {
-      const revoked = await manage.revoke(argument!);
+      const revoked = await manage.revoke(parsed.idOrName);
       if (!revoked) {
-        console.error(`No service key in use with id or name "${argument}".`);
+        console.error(`No service key in use with id or name "${parsed.idOrName}".`);
         return 1;
       }
       console.log(describe(revoked));
     }
     return 0;
   } catch (error) {
-    if (error instanceof InvalidServiceKeyName || error instanceof ServiceKeyNameTaken) {
+    if (error instanceof InvalidServiceKeyName || error instanceof InvalidServiceKeyScope || error instanceof ServiceKeyNameTaken) {
       console.error(error.message);
       return 1;
     }

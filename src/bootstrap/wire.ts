@@ -12,6 +12,7 @@ import { ListInvites } from '../application/invites/list-invites';
 import { ListMembers } from '../application/members/list-members';
 import { Login } from '../application/login/login';
 import type { ApiKeyUsage } from '../application/ports/api-key-usage';
+import type { ChangePositions } from '../application/ports/change-positions';
 import type { Clock } from '../application/ports/clock';
 import type { CredentialChangeFeed } from '../application/ports/credential-change-feed';
 import type { CredentialStates } from '../application/ports/credential-states';
@@ -50,11 +51,17 @@ export interface Services {
    */
   readonly credentials?: CredentialStates | undefined;
   /**
-   * The changes that `credentials` is told of, for verifying services' change streams. Given with
-   * `credentials` (change-feed.ts makes both). Credentials given without it: the feed refuses every
-   * subscriber, since nothing would reach them.
+   * The changes the instance applies, for verifying services' change streams and the trusted
+   * service keys. Given with `credentials` (change-feed.ts makes both). Credentials given without
+   * it: the feed refuses every subscriber, since nothing would reach them.
    */
   readonly credentialChanges?: CredentialChangeFeed | undefined;
+  /**
+   * How far the instance has followed the change log, for introspection answers. Given with
+   * `credentials` (change-feed.ts makes both); without it, introspection answers position 0, which
+   * no verifier takes for a fresh answer once it has heard a change.
+   */
+  readonly changePositions?: ChangePositions | undefined;
   /** Where service keys are looked up; unset: none exist, and every service is refused. */
   readonly serviceKeys?: ServiceKeyLookup | undefined;
   /**
@@ -70,13 +77,19 @@ export interface Policy {
   readonly inviteTtlSeconds: number;
   /** INVITE_REQUIRE_EMAIL_MATCH: a signup must use the invited address. Off unless set. */
   readonly inviteRequireEmailMatch?: boolean;
-  /** How long a verified service key is trusted before storage is read again (its revocation's delay). */
+  /**
+   * How long a verified service key is trusted before storage is read again, at most: a revocation
+   * the instance reads from the change log ends the trust at once.
+   */
   readonly serviceKeyTrustMs?: number | undefined;
   /** The product modules' audit actions (PortcullisModule.auditActions), so the trail's filter knows them. */
   readonly moduleAuditActions?: readonly ModuleAuditAction[];
 }
 
 export const DEFAULT_SERVICE_KEY_TRUST_MS = 5_000;
+
+/** Positions of an instance that follows no change log. */
+const NOT_FOLLOWING: ChangePositions = { current: 0, reach: async () => 0 };
 
 /**
  * The composition root's core: every use-case built from one storage backend and one set of
@@ -85,9 +98,10 @@ export const DEFAULT_SERVICE_KEY_TRUST_MS = 5_000;
 export async function buildUseCases(storage: Storage, services: Services, policy: Policy): Promise<UseCases> {
   const { repos, unitOfWork } = storage;
   const { hasher, tokens, ids, secrets, clock, loginThrottle } = services;
-  const local = services.credentials ? undefined : localCredentialFeed(repos);
+  const local = services.credentials ? undefined : await localCredentialFeed(storage);
   const credentials = services.credentials ?? local!.credentials;
   const credentialChanges = services.credentialChanges ?? local?.changes ?? new CredentialChangeFanOut(false);
+  const positions = services.changePositions ?? local?.positions ?? NOT_FOLLOWING;
   // The one place this instance forgets what it changed: right after each unit of work commits.
   storage.afterCommit((changes) => {
     for (const change of changes) credentials.forget(change);
@@ -100,6 +114,11 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   const auditEvents = repos.auditEvents;
   const authenticate = new Authenticate({ credentials, keyUsage, tokens, secrets, clock });
   const serviceKeys = services.serviceKeys ?? new MemoryServiceKeys();
+  const authenticateService = new AuthenticateService({
+    serviceKeys, secrets, clock, trustForMs: policy.serviceKeyTrustMs ?? DEFAULT_SERVICE_KEY_TRUST_MS,
+  });
+  // A service key revoked or re-scoped is no longer trusted from the moment the change is applied.
+  credentialChanges.watch(authenticateService);
   return {
     signup: new Signup({ repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, inviteRequiresEmailMatch: policy.inviteRequireEmailMatch }),
     login: new Login({ users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, dummyHash, auditEvents, trail }),
@@ -116,10 +135,8 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail }),
     listAuditEvents: new ListAuditEvents({ auditEvents, moduleActions: policy.moduleAuditActions }),
     recordRefusal: new RecordRefusal({ auditEvents, trail }),
-    authenticateService: new AuthenticateService({
-      serviceKeys, secrets, clock, trustForMs: policy.serviceKeyTrustMs ?? DEFAULT_SERVICE_KEY_TRUST_MS,
-    }),
-    introspect: new Introspect({ authenticate, credentials, tokens, secrets }),
+    authenticateService,
+    introspect: new Introspect({ authenticate, credentials, tokens, secrets, positions }),
     credentialChanges,
   };
 }

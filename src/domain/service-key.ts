@@ -12,6 +12,31 @@ export const SERVICE_KEY_LENGTH = SERVICE_KEY_PREFIX.length + SERVICE_KEY_RANDOM
 export const SERVICE_KEY_DISPLAY_PREFIX_LENGTH = 13;
 export const SERVICE_KEY_NAME_MAX_LENGTH = 100;
 
+/**
+ * Which tenants' credentials a service key may ask about and hear of: every tenant, or the ones
+ * named. Always said when a key is made (the command line has no default), so that a key that
+ * sees every tenant does so because an operator chose it.
+ */
+export type ServiceKeyScope =
+  | { readonly kind: 'all-tenants' }
+  | { readonly kind: 'tenants'; readonly tenantIds: readonly string[] };
+
+export const ALL_TENANTS: ServiceKeyScope = Object.freeze({ kind: 'all-tenants' });
+
+export function namedTenants(tenantIds: readonly string[]): ServiceKeyScope {
+  return { kind: 'tenants', tenantIds: [...new Set(tenantIds.map((id) => id.toLowerCase()))].sort() };
+}
+
+/** Whether a service with this scope may learn about a credential of that tenant. */
+export function scopeCovers(scope: ServiceKeyScope, tenantId: string): boolean {
+  return scope.kind === 'all-tenants' || scope.tenantIds.includes(tenantId.toLowerCase());
+}
+
+/** For operators' lists: `all tenants`, or the tenant ids. */
+export function describeScope(scope: ServiceKeyScope): string {
+  return scope.kind === 'all-tenants' ? 'all tenants' : `tenants ${scope.tenantIds.join(',')}`;
+}
+
 export interface ServiceKey {
   readonly id: string;
   /** A label for operators ("webhook-worker"), unique among keys that are not revoked. */
@@ -21,12 +46,14 @@ export interface ServiceKey {
   readonly keyHash: string;
   readonly createdAt: Date;
   readonly revokedAt: Date | null;
+  readonly scope: ServiceKeyScope;
 }
 
 /** The calling service, once its key has been checked. */
 export interface ServiceCaller {
   readonly serviceKeyId: string;
   readonly name: string;
+  readonly scope: ServiceKeyScope;
 }
 
 const HEX = /^[0-9a-f]+$/;

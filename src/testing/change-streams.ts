@@ -69,12 +69,12 @@ export class ChangeStreams {
     void stream.closed.then(() => {
       if (this.open.delete(stream)) this.carriedCount += 1;
     });
-    // Each event is one write (change-stream.ts); its callback runs once the bytes are on their way.
+    // One write is one event, or one batch of change events (change-stream.ts); its callback runs once the bytes are on their way.
     const write = res.write.bind(res) as (chunk: unknown, encoding: BufferEncoding, callback: (error?: Error | null) => void) => boolean;
     res.write = ((chunk: unknown, encodingOrCallback?: unknown, callback?: unknown): boolean => {
       const text = typeof chunk === 'string' ? chunk : String(chunk);
       if (text.startsWith('event: ready')) this.open.add(stream);
-      else if (text.startsWith('event: change')) this.carriedCount += 1;
+      else if (text.startsWith('event: change')) this.carriedCount += text.split('event: change\n').length - 1;
       const encoding = typeof encodingOrCallback === 'string' ? encodingOrCallback as BufferEncoding : 'utf8';
       const done = (typeof encodingOrCallback === 'function' ? encodingOrCallback : callback) as ((error?: Error | null) => void) | undefined;
       let settle!: () => void;

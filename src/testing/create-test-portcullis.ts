@@ -7,16 +7,19 @@ import { JwtTokenService } from '../adapters/crypto/jwt-token-service';
 import { NodeSecrets } from '../adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../adapters/crypto/random-uuid-generator';
 import { createApp } from '../adapters/http/app';
+import { MemoryChangeLog } from '../adapters/persistence/memory/memory-change-log';
 import { MemoryServiceKeys } from '../adapters/persistence/memory/memory-service-keys';
 import { createMemoryStorage } from '../adapters/persistence/memory/memory-storage';
 import { memoryModuleStore } from '../adapters/persistence/modules/memory-module-store';
 import type { ModuleStore } from '../adapters/persistence/modules/module-store';
 import type { Storage } from '../adapters/persistence/storage';
 import { MemoryLoginThrottle } from '../adapters/rate-limit/memory-login-throttle';
+import { localCredentialFeed } from '../bootstrap/change-feed';
 import { loadConfig } from '../bootstrap/config';
 import { composeModules } from '../bootstrap/modules/compose-modules';
 import type { PortcullisModule } from '../bootstrap/modules/portcullis-module';
 import { buildUseCases } from '../bootstrap/wire';
+import { ALL_TENANTS, namedTenants } from '../domain/service-key';
 import { InsecureFastPasswordHasherForTestsOnly } from './insecure-fast-password-hasher';
 import { TestClock } from './test-clock';
 import { TestWorld } from './world';
@@ -53,6 +56,15 @@ export interface TestPortcullisParts {
   readonly unexpectedErrors: unknown[];
   readonly storage: Storage;
   readonly serviceKeys: ManageServiceKeys;
+  /** Resolves once every change committed so far has been applied and handed to the change streams. */
+  readonly caughtUp: () => Promise<unknown>;
+  /** Stops following the change log. */
+  readonly stopFollowing: () => Promise<void>;
+}
+
+export interface ServiceKeyOptions {
+  /** The tenants the key may ask about and hear of; every tenant when unset. */
+  readonly tenants?: readonly string[];
 }
 
 /** Any origin will do: supertest sends none, and the CORS policy is tested in the service's own suite. */
@@ -71,6 +83,8 @@ export class TestPortcullis extends TestWorld {
   private readonly serviceKeys: ManageServiceKeys;
   /** The raw keys the kit made, with the id each is revoked by. */
   private readonly serviceKeyIds = new Map<string, string>();
+  protected readonly caughtUp: () => Promise<unknown>;
+  private readonly stopFollowing: () => Promise<void>;
 
   constructor(parts: TestPortcullisParts) {
     super(parts.useCases, parts.clock);
@@ -78,26 +92,35 @@ export class TestPortcullis extends TestWorld {
     this.unexpectedErrors = parts.unexpectedErrors;
     this.storage = parts.storage;
     this.serviceKeys = parts.serviceKeys;
+    this.caughtUp = parts.caughtUp;
+    this.stopFollowing = parts.stopFollowing;
   }
 
   /**
-   * A raw service key (what `npm run service-key -- create <name>` prints): introspection and the
-   * change stream accept it until `revokeServiceKey`. Names are unique among keys in use.
+   * A raw service key (what `npm run service-key -- create <name> --all-tenants` prints, or with
+   * `tenants`, `--tenant <id> ...`): introspection and the change stream accept it until
+   * `revokeServiceKey`. Names are unique among keys in use.
    */
-  async serviceKey(name = `downstream-${this.serviceKeyIds.size + 1}`): Promise<string> {
-    const { key, rawKey } = await this.serviceKeys.create(name);
+  async serviceKey(name = `downstream-${this.serviceKeyIds.size + 1}`, options: ServiceKeyOptions = {}): Promise<string> {
+    const scope = options.tenants === undefined ? ALL_TENANTS : namedTenants(options.tenants);
+    const { key, rawKey } = await this.serviceKeys.create(name, scope);
     this.serviceKeyIds.set(rawKey, key.id);
     return rawKey;
   }
 
-  /** Revokes a service key the kit made: the next introspection with it is answered 401. */
+  /**
+   * Revokes a service key the kit made, as an operator would: its introspections are answered 401
+   * from now on, and its open change streams are sent `reset` and closed.
+   */
   async revokeServiceKey(rawKey: string): Promise<void> {
     const id = this.serviceKeyIds.get(rawKey);
     if (id === undefined || !(await this.serviceKeys.revoke(id))) throw new Error('not a service key of this kit in use: make it with serviceKey()');
+    await this.caughtUp();
   }
 
-  /** Lets go of the storage (nothing to do on memory; kept so a test's afterAll reads the same everywhere). */
+  /** Stops following the change log and lets go of the storage. */
   async close(): Promise<void> {
+    await this.stopFollowing();
     await this.storage.close();
   }
 }
@@ -127,7 +150,9 @@ export async function assembleParts(storage: Storage, moduleStore: ModuleStore, 
   const defaults = loadConfig({});
   const ids = new RandomUuidGenerator();
   const secrets = new NodeSecrets();
-  const serviceKeyStore = new MemoryServiceKeys();
+  // Memory storage logs service key revocations in its own change log, as the database's trigger does.
+  const serviceKeyStore = new MemoryServiceKeys(storage.changeLog instanceof MemoryChangeLog ? storage.changeLog : undefined);
+  const feed = await localCredentialFeed(storage);
   const useCases = await buildUseCases(storage, {
     hasher: new InsecureFastPasswordHasherForTestsOnly(),
     tokens: new JwtTokenService(randomBytes(32).toString('hex')),
@@ -136,6 +161,9 @@ export async function assembleParts(storage: Storage, moduleStore: ModuleStore, 
     clock,
     loginThrottle: new MemoryLoginThrottle(defaults.loginFailures, clock),
     serviceKeys: serviceKeyStore,
+    credentials: feed.credentials,
+    credentialChanges: feed.changes,
+    changePositions: feed.positions,
   }, {
     serviceKeyTrustMs: SERVICE_KEY_TRUST_MS,
     inviteTtlSeconds: options.inviteTtlSeconds ?? defaults.inviteTtlSeconds,
@@ -150,5 +178,7 @@ export async function assembleParts(storage: Storage, moduleStore: ModuleStore, 
     changeHeartbeatMs: options.changeHeartbeatMs,
   });
   const serviceKeys = new ManageServiceKeys({ serviceKeys: serviceKeyStore, ids, secrets, clock });
-  return { app, useCases, clock, unexpectedErrors, storage, serviceKeys };
+  return {
+    app, useCases, clock, unexpectedErrors, storage, serviceKeys, caughtUp: () => feed.positions.caughtUp(), stopFollowing: () => feed.close(),
+  };
 }

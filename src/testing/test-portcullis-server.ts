@@ -61,9 +61,8 @@ export class TestPortcullisServer extends TestPortcullis {
   }
 
   /**
-   * Revokes the service key, at once: its introspections are answered 401 from now on and its open
-   * change streams are ended now (a real Portcullis takes up to 5 seconds, and ends streams at their
-   * next heartbeat).
+   * Revokes the service key, as an operator would: its introspections are answered 401 from now on,
+   * and its open change streams are sent `reset` and closed; resolves once they are.
    */
   override async revokeServiceKey(rawKey: string): Promise<void> {
     await super.revokeServiceKey(rawKey);
@@ -77,7 +76,8 @@ export class TestPortcullisServer extends TestPortcullis {
    * 1. `probe` is asked first and must not already give the expected answer (it would prove nothing),
    *    and a change stream must be open (a downstream that follows none remembers nothing, and the
    *    test would not be checking that the change travels).
-   * 2. `change` runs; it must put something on the streams (a change event, or a stream's end).
+   * 2. `change` runs; once the kit has applied every change it committed, they must have put
+   *    something on the streams (a change event, or a stream's end).
    * 3. The kit waits until what it wrote on every stream has been handed to the sockets.
    * 4. `probe` is asked again, one turn of the event loop apart, for as long as the downstream gives
    *    its old answer (its library reads the socket on a later turn), and at most `timeoutMs`.
@@ -97,6 +97,7 @@ export class TestPortcullisServer extends TestPortcullis {
     const carried = this.streams.carried;
     const streams = this.streams.count;
     await change();
+    await this.caughtUp();
     if (this.streams.carried === carried) throw new Error('the change put nothing on the change streams: make it through the kit (pc.revokeApiKey, pc.removeMember, ...)');
     await this.streams.written();
 

@@ -1,3 +1,4 @@
+import { ALL_TENANTS } from '../../src/domain/service-key';
 import http from 'node:http';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
@@ -14,7 +15,7 @@ async function setup() {
   const clock = new ManualClock();
   const serviceKeys = new MemoryServiceKeys();
   const manage = serviceKeyManager(serviceKeys, clock);
-  const { rawKey } = await manage.create('downstream');
+  const { rawKey } = await manage.create('downstream', ALL_TENANTS);
   const built = await buildTestApp({}, { serviceKeys, clock }, { changeHeartbeatMs: 200 });
   const counted = countingIntrospections(built.app);
   const server = new RunningServer(counted.listener);
@@ -205,7 +206,7 @@ describe('the verifier library against Portcullis (memory storage)', () => {
       expect(ctx.introspections()).toBe(before + 3);
 
       const up = ctx.service.nextFeed(true);
-      fanOut.resume();
+      fanOut.resume(fanOut.position);
       await up;
       for (let i = 0; i < 3; i += 1) expect((await whoami(ctx.service, bearer(owner))).status).toBe(200);
       expect(ctx.introspections()).toBe(before + 4);
@@ -248,7 +249,7 @@ describe('the verifier library against Portcullis (memory storage)', () => {
     const slow = new RunningServer((req, res) => {
       if (req.url?.endsWith('/changes')) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write('event: ready\ndata: {"heartbeat_ms":60000}\n\n');
+        res.write('event: ready\ndata: {"heartbeat_ms":60000,"position":0}\n\n');
       }
       hanging.push(res);
     });

@@ -1,3 +1,4 @@
+import { ALL_TENANTS } from '../../src/domain/service-key';
 import request from 'supertest';
 import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/repositories/service-key-repository';
 import { databaseApp, type DatabaseApp } from '../support/database-app';
@@ -21,7 +22,7 @@ describeIfPostgres('the verifier library against two Portcullis instances on Pos
     a = await databaseApp({ postgres: url }, { changeHeartbeatMs: 500 });
     b = await databaseApp({ postgres: url });
     const manage = serviceKeyManager(new KyselyServiceKeyRepository(a.db));
-    const { rawKey } = await manage.create(`downstream-test-${process.pid}-${Date.now()}`);
+    const { rawKey } = await manage.create(`downstream-test-${process.pid}-${Date.now()}`, ALL_TENANTS);
     const counted = countingIntrospections(a.app);
     introspections = counted.count;
     server = new RunningServer(counted.listener);

@@ -1,3 +1,4 @@
+import { ALL_TENANTS } from '../../src/domain/service-key';
 import type { Kysely } from 'kysely';
 import { ServiceKeyNameTaken, type ServiceKeyRepository } from '../../src/application/ports/service-keys';
 import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/repositories/service-key-repository';
@@ -35,7 +36,7 @@ function describeServiceKeys(name: string, open: () => Promise<Backend>, sql: bo
     it('makes a key that is shown once, stored only as its hash, and found by the service until revoked', async () => {
       const manage = serviceKeyManager(backend.admin);
       const keyName = unique('worker');
-      const { key, rawKey } = await manage.create(keyName);
+      const { key, rawKey } = await manage.create(keyName, ALL_TENANTS);
       expect(isWellFormedServiceKey(rawKey)).toBe(true);
       expect(rawKey.startsWith(SERVICE_KEY_PREFIX)).toBe(true);
       expect(key.keyHash).toBe(sha256(rawKey));
@@ -52,18 +53,18 @@ function describeServiceKeys(name: string, open: () => Promise<Backend>, sql: bo
     it('keeps one key in use per name; a revoked name may be reused, and a key may be revoked by id', async () => {
       const manage = serviceKeyManager(backend.admin);
       const keyName = unique('portal');
-      const first = await manage.create(keyName);
-      await expect(manage.create(keyName)).rejects.toBeInstanceOf(ServiceKeyNameTaken);
+      const first = await manage.create(keyName, ALL_TENANTS);
+      await expect(manage.create(keyName, ALL_TENANTS)).rejects.toBeInstanceOf(ServiceKeyNameTaken);
       await manage.revoke(first.key.id);
-      const second = await manage.create(keyName);
+      const second = await manage.create(keyName, ALL_TENANTS);
       expect(await backend.serving.findActiveByHash(second.key.keyHash)).toMatchObject({ id: second.key.id });
       expect(await backend.serving.findActiveByHash(first.key.keyHash)).toBeNull();
     });
 
     if (sql) {
       it('the serving service may read keys but never make or revoke one', async () => {
-        const { key } = await serviceKeyManager(backend.admin).create(unique('readonly'));
-        await expect(serviceKeyManager(backend.serving).create(unique('sneaky'))).rejects.toThrow(/permission denied/);
+        const { key } = await serviceKeyManager(backend.admin).create(unique('readonly'), ALL_TENANTS);
+        await expect(serviceKeyManager(backend.serving).create(unique('sneaky'), ALL_TENANTS)).rejects.toThrow(/permission denied/);
         await expect(backend.serving.revoke(key.id, new Date())).rejects.toThrow(/permission denied/);
       });
     }

@@ -9,6 +9,7 @@ import {
   LOOKUP_USER_BY_EMAIL,
 } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
 import { LOOKUP_MEMBER_AUTH_STATE, RECORD_API_KEY_USES } from '../../src/adapters/persistence/kysely/migrations/0008-credential-check-statements';
+import { PRUNE_CREDENTIAL_CHANGES, READ_CREDENTIAL_CHANGES } from '../../src/adapters/persistence/kysely/migrations/0010-credential-change-log';
 import { APPLIED_MODULE_MIGRATIONS } from '../../src/adapters/persistence/kysely/migrations/0011-module-readiness-and-audit-action-index';
 import {
   LIST_PENDING_INVITES, PROOF_OK, WALL_KEY_STATE, WALL_SETTING, WALL_TENANT,
@@ -319,7 +320,7 @@ export function describeTenantWallCases(
         order by 1`.execute(serving());
       expect(rows.map((row) => row.name)).toEqual([
         'applied_migrations', APPLIED_MODULE_MIGRATIONS, LIST_PENDING_INVITES, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE,
-        LOOKUP_USER_BY_EMAIL, WALL_KEY_STATE, WALL_TENANT, RECORD_API_KEY_USES,
+        LOOKUP_USER_BY_EMAIL, PRUNE_CREDENTIAL_CHANGES, READ_CREDENTIAL_CHANGES, WALL_KEY_STATE, WALL_TENANT, RECORD_API_KEY_USES,
       ].sort());
     });
 

@@ -1,3 +1,4 @@
+import { ALL_TENANTS } from '../../src/domain/service-key';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { buildTestApp } from '../support/http-app';
@@ -60,7 +61,7 @@ describe('Request bodies', () => {
     describe('charsets, on both body readers (Express, and introspection served directly)', () => {
       const routes = async () => {
         const serviceKeys = new MemoryServiceKeys();
-        const { rawKey } = await serviceKeyManager(serviceKeys).create('charsets');
+        const { rawKey } = await serviceKeyManager(serviceKeys).create('charsets', ALL_TENANTS);
         const { app } = await buildTestApp({}, { serviceKeys });
         const owner = await signupOwner(app);
         return {
@@ -271,7 +272,7 @@ describe('Request bodies', () => {
 
       it('bounds the answer on every body reader: a protected route, and introspection served directly', async () => {
         const serviceKeys = new MemoryServiceKeys();
-        const { rawKey } = await serviceKeyManager(serviceKeys).create('bounded');
+        const { rawKey } = await serviceKeyManager(serviceKeys).create('bounded', ALL_TENANTS);
         const { app } = await buildTestApp({}, { serviceKeys });
         const owner = await signupOwner(app);
         for (const res of [

@@ -1,3 +1,4 @@
+import { ALL_TENANTS, namedTenants } from '../../src/domain/service-key';
 import jwt from 'jsonwebtoken';
 import { Registry } from 'prom-client';
 import request from 'supertest';
@@ -15,7 +16,7 @@ async function setup() {
   const clock = new ManualClock();
   const serviceKeys = new MemoryServiceKeys();
   const manage = serviceKeyManager(serviceKeys, clock);
-  const { rawKey } = await manage.create('reporting');
+  const { rawKey } = await manage.create('reporting', ALL_TENANTS);
   const metrics = new HttpMetrics(new Registry());
   const built = await buildTestApp({}, { serviceKeys, clock }, { metrics });
   const introspect = (body: object, key: string | null = rawKey) => {
@@ -32,7 +33,7 @@ describe('POST /api/v1/auth/introspect', () => {
     const res = await introspect({ token: owner.token });
     const { exp } = jwt.decode(owner.token) as { exp: number };
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ active: true, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp });
+    expect(res.body).toEqual({ active: true, position: 0, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp });
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
@@ -43,7 +44,7 @@ describe('POST /api/v1/auth/introspect', () => {
     const keys = await request(app).get(`${AUTH}/api-keys`).set(bearer(owner));
     const res = await introspect({ api_key: apiKey });
     expect(res.body).toEqual({
-      active: true, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'api_key', key_id: keys.body.api_keys[0].id,
+      active: true, position: 0, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'api_key', key_id: keys.body.api_keys[0].id,
     });
   });
 
@@ -76,9 +77,46 @@ describe('POST /api/v1/auth/introspect', () => {
       { token: '' },
     ]) {
       const res = await introspect(body);
-      expect({ body, status: res.status, answer: res.body }).toEqual({ body, status: 200, answer: { active: false } });
+      expect({ body, status: res.status, answer: res.body }).toEqual({ body, status: 200, answer: { active: false, position: 2 } });
     }
     expect((await introspect({ api_key: apiKey })).body.active).toBe(true);
+  });
+
+  it('carries the change position it is at least as fresh as, which each committed credential change moves on', async () => {
+    const { app, introspect } = await setup();
+    const owner = await signupOwner(app);
+    const member = await joinWithRole(app, owner, 'member');
+    const before = (await introspect({ token: owner.token })).body.position as number;
+    await request(app).patch(`${AUTH}/members/${member.userId}`).set(bearer(owner)).send({ role: 'viewer' }).expect(200);
+    const after = await introspect({ token: owner.token });
+    expect(after.body.position).toBe(before + 1);
+    // A position the instance has already applied is no reason to wait; one its log does not hold yet is answered as far as it got.
+    expect((await introspect({ token: owner.token, min_position: before })).body.position).toBe(before + 1);
+    expect((await introspect({ token: member.token, min_position: before + 100 })).body).toEqual({ active: false, position: before + 1 });
+  });
+
+  it('refuses a min_position that is not a whole number from 0 on with 400 naming it', async () => {
+    const { introspect } = await setup();
+    for (const min_position of [-1, 1.5, '3', null, 2 ** 53]) {
+      const res = await introspect({ token: 'x', min_position });
+      expect(res.status).toBe(400);
+      expect(new Set(res.body.details.map((d: { field: string }) => d.field))).toEqual(new Set(['min_position']));
+    }
+  });
+
+  it('a service key scoped to named tenants is answered active: false for every other tenant\'s token and key', async () => {
+    const { app, introspect, manage } = await setup();
+    const mine = await signupOwner(app);
+    const theirs = await signupOwner(app);
+    const myKey = await createApiKey(app, mine);
+    const theirKey = await createApiKey(app, theirs);
+    const { rawKey: scoped } = await manage.create('scoped', namedTenants([mine.tenantId]));
+    expect((await introspect({ token: mine.token }, scoped)).body).toMatchObject({ active: true, tenant_id: mine.tenantId });
+    expect((await introspect({ api_key: myKey }, scoped)).body).toMatchObject({ active: true, tenant_id: mine.tenantId });
+    for (const body of [{ token: theirs.token }, { api_key: theirKey }]) {
+      expect((await introspect(body, scoped)).body).toEqual({ active: false, position: expect.any(Number) });
+      expect((await introspect(body)).body).toMatchObject({ active: true, tenant_id: theirs.tenantId }); // the all-tenants key
+    }
   });
 
   it('refuses a caller without a valid service key with 401, whatever the body', async () => {
@@ -86,7 +124,7 @@ describe('POST /api/v1/auth/introspect', () => {
     expectError(await introspect({ token: 'x' }, null), 401, 'Invalid or missing service key');
     expectError(await introspect({ token: 'x' }, 'pcsk_short'), 401, 'Invalid or missing service key');
     expectError(await introspect({ token: 'x' }, `pcsk_${'0'.repeat(64)}`), 401, 'Invalid or missing service key');
-    const { rawKey: other } = await manage.create('other');
+    const { rawKey: other } = await manage.create('other', ALL_TENANTS);
     expect((await introspect({ token: 'x' }, other)).status).toBe(200);
     await manage.revoke('other');
     clock.advanceSeconds(6); // past the time a verified key is trusted without a lookup
@@ -106,8 +144,8 @@ describe('POST /api/v1/auth/introspect', () => {
 
   it('is limited per service key, not by the global per-address limit', async () => {
     const serviceKeys = new MemoryServiceKeys();
-    const { rawKey } = await serviceKeyManager(serviceKeys).create('busy');
-    const { rawKey: other } = await serviceKeyManager(serviceKeys).create('quiet');
+    const { rawKey } = await serviceKeyManager(serviceKeys).create('busy', ALL_TENANTS);
+    const { rawKey: other } = await serviceKeyManager(serviceKeys).create('quiet', ALL_TENANTS);
     const { app } = await buildTestApp({ rateLimits: { global: 2, login: 5, signup: 5, introspect: 4 } }, { serviceKeys });
     const send = (key: string) => request(app).post(INTROSPECT).set('x-service-key', key).send({ token: 'x' });
     const statuses = [];

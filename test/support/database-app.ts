@@ -13,6 +13,7 @@ import { openCredentialFeed } from '../../src/bootstrap/change-feed';
 import { changeListenerFor } from '../../src/bootstrap/database';
 import { buildTestUseCases } from './test-use-cases';
 import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/repositories/service-key-repository';
+import type { ChangePositions } from '../../src/application/ports/change-positions';
 import type { Clock } from '../../src/application/ports/clock';
 import { AuditTrail } from '../../src/application/audit/audit-trail';
 import { kyselyModuleStore } from '../../src/adapters/persistence/modules/kysely-module-store';
@@ -26,6 +27,8 @@ export interface DatabaseApp {
    * set up states no endpoint reaches. The app itself works as the walled app role.
    */
   readonly db: Kysely<DB>;
+  /** The instance's change position: how far it has followed the change log. */
+  readonly positions: ChangePositions & { caughtUp(): Promise<number> };
   /** Writes the API keys' uses gathered so far, as the instance does when its interval is over. */
   flushKeyUsage(): Promise<void>;
   close(): Promise<void>;
@@ -74,7 +77,7 @@ export async function databaseApp(
   // As main: key usage written in batches, and what is gathered written before the database closes.
   const keyUsage = new BatchedApiKeyUsage(storage.repos.apiKeys, new SystemClock(), () => undefined);
   const { useCases, services: { clock, ids } } = await buildTestUseCases({
-    storage, credentials: feed.credentials, keyUsage, credentialChanges: feed.changes,
+    storage, credentials: feed.credentials, keyUsage, credentialChanges: feed.changes, changePositions: feed.positions,
     serviceKeys: new KyselyServiceKeyRepository(opened.db), clock: options.clock,
     moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []),
   });
@@ -89,6 +92,7 @@ export async function databaseApp(
   return {
     app,
     db: owner,
+    positions: feed.positions,
     flushKeyUsage: () => keyUsage.flush(),
     close: async () => {
       await keyUsage.close();

@@ -1,4 +1,5 @@
 import { createServer, type Server, type Socket, connect } from 'node:net';
+import { performance } from 'node:perf_hooks';
 
 /**
  * A TCP proxy between the service and a real server (Postgres), for cutting the network for real:
@@ -9,7 +10,10 @@ import { createServer, type Server, type Socket, connect } from 'node:net';
  * - `restore()` listens again on the same port, delivers what was held back (as TCP would once a
  *   partition heals) and forwards as before;
  * - `cutWhenClientSends(text)` cuts the moment the client sends bytes containing `text`, before they
- *   are forwarded: a transaction caught between two statements.
+ *   are forwarded: a transaction caught between two statements;
+ * - `delay(ms)` holds every chunk back for `ms` in each direction, in order (a slow network, or a
+ *   database that answers late): a round trip costs twice `ms` more. Back to 0, what is held still
+ *   leaves first.
  */
 export class TcpProxy {
   private server: Server | undefined;
@@ -17,6 +21,7 @@ export class TcpProxy {
   private hanging = false;
   private readonly held: Array<() => void> = [];
   private trigger: { text: string; fired: () => void } | undefined;
+  private delayMs = 0;
 
   private constructor(private readonly target: { host: string; port: number }, private port: number) {}
 
@@ -57,6 +62,11 @@ export class TcpProxy {
     this.hanging = true;
   }
 
+  /** From now on every chunk, either way, is forwarded `ms` after it arrived (0: at once). */
+  delay(ms: number): void {
+    this.delayMs = ms;
+  }
+
   /** Resolves once the cut has happened. */
   cutWhenClientSends(text: string): Promise<void> {
     return new Promise((resolve) => {
@@ -72,9 +82,26 @@ export class TcpProxy {
     const upstream = connect(this.target.port, this.target.host);
     this.sockets.add(client);
     this.sockets.add(upstream);
-    const forward = (to: Socket, chunk: Buffer) => {
+    const send = (to: Socket, chunk: Buffer) => {
       if (this.hanging) this.held.push(() => to.destroyed || to.write(chunk));
-      else to.write(chunk);
+      else if (!to.destroyed) to.write(chunk);
+    };
+    // Each direction's bytes leave in the order they came, even when the delay changes meanwhile:
+    // a chunk never leaves before the one ahead of it (timers due at the same time fire in order).
+    const due = new Map<Socket, number>();
+    const held = new Map<Socket, number>();
+    const forward = (to: Socket, chunk: Buffer) => {
+      if (this.delayMs === 0 && !held.get(to)) {
+        send(to, chunk);
+        return;
+      }
+      const at = Math.max(performance.now() + this.delayMs, due.get(to) ?? 0);
+      due.set(to, at);
+      held.set(to, (held.get(to) ?? 0) + 1);
+      setTimeout(() => {
+        held.set(to, held.get(to)! - 1);
+        send(to, chunk);
+      }, Math.max(0, at - performance.now()));
     };
     const forget = () => {
       client.destroy();

@@ -1,4 +1,5 @@
 import type { ApiKeyUsage } from '../../src/application/ports/api-key-usage';
+import type { ChangePositions } from '../../src/application/ports/change-positions';
 import type { Clock } from '../../src/application/ports/clock';
 import type { CredentialChangeFeed } from '../../src/application/ports/credential-change-feed';
 import type { CredentialStates } from '../../src/application/ports/credential-states';
@@ -40,8 +41,10 @@ export interface TestUseCasesOptions {
   readonly credentials?: CredentialStates;
   /** Where last_used_at goes; by default the throttled writer buildUseCases makes. */
   readonly keyUsage?: ApiKeyUsage;
-  /** The changes `credentials` announces (change-feed.ts makes both); by default buildUseCases's own. */
+  /** The changes the instance applies (change-feed.ts makes them with `credentials`); by default buildUseCases's own. */
   readonly credentialChanges?: CredentialChangeFeed;
+  /** How far the instance follows the change log (change-feed.ts makes it with `credentials`). */
+  readonly changePositions?: ChangePositions;
   /** Service keys for introspection and the change feed; by default none. */
   readonly serviceKeys?: ServiceKeyLookup;
   /** How long a verified service key is trusted; buildUseCases's default otherwise. */
@@ -70,6 +73,7 @@ export async function buildTestUseCases(options: TestUseCasesOptions = {}): Prom
     credentials: options.credentials,
     keyUsage: options.keyUsage,
     credentialChanges: options.credentialChanges,
+    changePositions: options.changePositions,
     serviceKeys: options.serviceKeys,
   };
   const useCases = await buildUseCases(storage, services, {

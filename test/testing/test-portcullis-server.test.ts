@@ -63,10 +63,19 @@ describe('startTestPortcullis: the kit as a Portcullis over HTTP', () => {
       expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: { error: 'Invalid or missing service key' } });
     }
     expect((await introspect({ 'x-service-key': serviceKey })).body)
-      .toEqual({ active: true, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp: expect.any(Number) });
+      .toEqual({ active: true, position: 0, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp: expect.any(Number) });
 
     await pc.revokeServiceKey(serviceKey);
     expect((await introspect({ 'x-service-key': serviceKey })).status).toBe(401);
+  });
+
+  it('makes a service key scoped to named tenants, as a real one can be: other tenants\' credentials are active: false', async () => {
+    const mine = await pc.tenant();
+    const theirs = await pc.tenant();
+    const scoped = await pc.serviceKey('scoped', { tenants: [mine.tenantId] });
+    const introspect = (token: string) => request(pc.url).post(`${AUTH}/introspect`).set('x-service-key', scoped).send({ token });
+    expect((await introspect(mine.owner.token)).body).toMatchObject({ active: true, tenant_id: mine.tenantId });
+    expect((await introspect(theirs.owner.token)).body).toEqual({ active: false, position: expect.any(Number) });
   });
 
   it('carries a change made with the kit on the change stream, and ends the stream when its service key is revoked', async () => {
@@ -79,11 +88,12 @@ describe('startTestPortcullis: the kit as a Portcullis over HTTP', () => {
       expect(pc.openChangeStreams).toBe(1);
 
       await pc.revokeApiKey(key);
-      expect(await stream.until(`event: change\ndata: {"kind":"api_key","key_id":"${key.id}"}`)).toBe(true);
+      expect(await stream.until(`event: change\ndata: {"kind":"api_key","key_id":"${key.id}","position":1}`)).toBe(true);
 
       await pc.revokeServiceKey(serviceKey);
+      expect(pc.openChangeStreams).toBe(0); // closed as the revocation returns, not at the next heartbeat
+      expect(await stream.until('event: reset')).toBe(true);
       expect(await stream.until('never sent')).toBe(false);
-      expect(pc.openChangeStreams).toBe(0);
     } finally {
       stream.close();
     }
@@ -132,7 +142,7 @@ describe('refusedAfter and seenAfter: a change, then the downstream\'s answer on
     const heard = service.nextChange((change) => change.kind === 'api_key' && change.keyId === key.id);
     const refused = await pc.refusedAfter(() => pc.revokeApiKey(key), whoami(key.headers));
     expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: { error: 'Invalid API key' } });
-    await expect(heard).resolves.toEqual({ kind: 'api_key', keyId: key.id });
+    await expect(heard).resolves.toEqual({ kind: 'api_key', keyId: key.id, position: expect.any(Number) });
   });
 
   it('waits while the downstream has not heard the change yet, asking again turn by turn', async () => {

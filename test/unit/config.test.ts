@@ -116,6 +116,13 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the change stream limits, with their defaults', () => {
+    expect(loadConfig({}).changeStreams).toEqual({ perServiceKey: 64, perInstance: 512, maxUnsentBytes: 128 * 1024 });
+    expect(loadConfig({ CHANGE_STREAMS_PER_SERVICE_KEY: '4', CHANGE_STREAMS_PER_INSTANCE: '100', CHANGE_STREAM_MAX_UNSENT_KB: '16' }).changeStreams)
+      .toEqual({ perServiceKey: 4, perInstance: 100, maxUnsentBytes: 16 * 1024 });
+    expect(() => loadConfig({ CHANGE_STREAM_MAX_UNSENT_KB: 'lots' })).toThrow(/CHANGE_STREAM_MAX_UNSENT_KB/);
+  });
+
   it('reads the credential cache and key usage settings, with their defaults', () => {
     expect(loadConfig({})).toMatchObject({
       credentialCache: { memoryBytes: 96 * 2 ** 20, ttlMs: 600_000 },
@@ -129,6 +136,7 @@ describe('loadConfig', () => {
       apiKeyUsage: { intervalMs: 30_000, keysPerStatement: 5000, maxPending: 50_000 },
     });
     expect(() => loadConfig({ CREDENTIAL_CACHE_MB: '0' })).toThrow(/CREDENTIAL_CACHE_MB/);
+    expect(() => loadConfig({ CHANGE_STREAMS_PER_SERVICE_KEY: '0' })).toThrow(/CHANGE_STREAMS_PER_SERVICE_KEY/);
     expect(() => loadConfig({ API_KEY_USAGE_FLUSH_SECONDS: 'soon' })).toThrow(/API_KEY_USAGE_FLUSH_SECONDS/);
   });
 

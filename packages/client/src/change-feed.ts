@@ -2,14 +2,14 @@ import type { Transport } from './http-transport';
 import { SERVICE_KEY_HEADER } from './introspection-client';
 import { SseParser } from './sse-parser';
 
-/** What a change on the feed says to forget. */
+/** What a change on the feed says to forget, and its change position (Portcullis's order of changes). */
 export type CredentialChange =
-  | { readonly kind: 'user'; readonly userId: string }
-  | { readonly kind: 'api_key'; readonly keyId: string };
+  | { readonly kind: 'user'; readonly userId: string; readonly position: number }
+  | { readonly kind: 'api_key'; readonly keyId: string; readonly position: number };
 
 export interface ChangeFeedEvents {
-  /** Subscribed: from now on no change is missed while the feed stays up. */
-  up(): void;
+  /** Subscribed at the instance's `position`: from now on no change after it is missed while the feed stays up. */
+  up(position: number): void;
   change(change: CredentialChange): void;
   /** The feed is down (closed, reset, silent, refused): changes may go unheard until `up`. */
   down(reason: Error): void;
@@ -27,11 +27,16 @@ export interface ChangeFeedOptions {
 const MISSED_HEARTBEATS = 2;
 const DEFAULT_HEARTBEAT_MS = 15_000;
 
+function isPosition(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
 function parseChange(data: string): CredentialChange | null {
   try {
-    const value = JSON.parse(data) as { kind?: unknown; user_id?: unknown; key_id?: unknown };
-    if (value.kind === 'user' && typeof value.user_id === 'string') return { kind: 'user', userId: value.user_id };
-    if (value.kind === 'api_key' && typeof value.key_id === 'string') return { kind: 'api_key', keyId: value.key_id };
+    const value = JSON.parse(data) as { kind?: unknown; user_id?: unknown; key_id?: unknown; position?: unknown };
+    if (!isPosition(value.position)) return null;
+    if (value.kind === 'user' && typeof value.user_id === 'string') return { kind: 'user', userId: value.user_id, position: value.position };
+    if (value.kind === 'api_key' && typeof value.key_id === 'string') return { kind: 'api_key', keyId: value.key_id, position: value.position };
   } catch {
     // fall through: unreadable
   }
@@ -134,12 +139,13 @@ export class ChangeFeed {
     this.armWatchdog();
     switch (event) {
       case 'ready': {
-        const heartbeat = (JSON.parse(data) as { heartbeat_ms?: unknown }).heartbeat_ms;
-        if (typeof heartbeat === 'number' && heartbeat > 0) this.heartbeatMs = heartbeat;
+        const ready = JSON.parse(data) as { heartbeat_ms?: unknown; position?: unknown };
+        if (!isPosition(ready.position)) return false;
+        if (typeof ready.heartbeat_ms === 'number' && ready.heartbeat_ms > 0) this.heartbeatMs = ready.heartbeat_ms;
         this.armWatchdog();
         this.delayMs = this.options.minReconnectMs;
         this.isUp = true;
-        this.events.up();
+        this.events.up(ready.position);
         return true;
       }
       case 'change': {

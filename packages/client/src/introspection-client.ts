@@ -3,13 +3,17 @@ import type { Transport } from './http-transport';
 /** The header Portcullis reads a service key from. */
 export const SERVICE_KEY_HEADER = 'x-service-key';
 
-export type IntrospectionRequest = { readonly token: string } | { readonly api_key: string };
+export type IntrospectionRequest = ({ readonly token: string } | { readonly api_key: string }) & {
+  /** The highest change position heard: Portcullis applies every change up to it before answering. */
+  readonly min_position?: number;
+};
 
-/** Portcullis's answer, as it sends it. */
+/** Portcullis's answer, as it sends it, with the change position it is at least as fresh as. */
 export type Introspection =
-  | { readonly active: false }
+  | { readonly active: false; readonly position: number }
   | {
     readonly active: true;
+    readonly position: number;
     readonly tenant_id: string;
     readonly user_id: string;
     readonly role: string;
@@ -29,6 +33,7 @@ export class PortcullisUnavailable extends Error {
 function isIntrospection(value: unknown): value is Introspection {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
+  if (typeof v.position !== 'number' || !Number.isSafeInteger(v.position) || v.position < 0) return false;
   if (v.active === false) return true;
   return v.active === true && typeof v.tenant_id === 'string' && typeof v.user_id === 'string' && typeof v.role === 'string'
     && (v.method === 'jwt' || v.method === 'api_key') && (v.exp === undefined || typeof v.exp === 'number')

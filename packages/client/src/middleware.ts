@@ -16,7 +16,13 @@ export interface PortcullisOptions {
   readonly timeoutMs?: number;
   /** Reconnection waits for the change feed: from `min`, doubled per failure, up to `max`. Default 250 ms to 5 s. */
   readonly reconnectMs?: { readonly min: number; readonly max: number };
-  /** Epoch milliseconds now, for expiry of remembered credentials; Date.now by default (tests move it). */
+  /**
+   * The longest a remembered answer is used, whatever the feed says, in milliseconds: a bound on
+   * any verdict's age should a change ever fail to arrive. Default 60,000 (one introspection per
+   * credential in use a minute).
+   */
+  readonly maxAgeMs?: number;
+  /** Epoch milliseconds now, for expiry and age of remembered credentials; Date.now by default (tests move it). */
   readonly now?: () => number;
   /** Told of every failure to reach Portcullis and of the feed going down; console.warn by default. */
   readonly onError?: (error: Error) => void;
@@ -71,29 +77,43 @@ function credentialOf(req: Request): Asked | string {
   return 'Missing authentication';
 }
 
-function verdictOf(answer: Extract<Introspection, { active: true }>): Verdict {
-  return {
-    principal: Object.freeze({ tenantId: answer.tenant_id, userId: answer.user_id, role: answer.role, method: answer.method }),
-    expiresAtMs: answer.exp === undefined ? null : answer.exp * 1000,
-    keyId: answer.key_id,
-  };
+type Active = Extract<Introspection, { active: true }>;
+
+function principalOfAnswer(answer: Active): Principal {
+  return Object.freeze({ tenantId: answer.tenant_id, userId: answer.user_id, role: answer.role, method: answer.method });
+}
+
+function verdictOf(answer: Active, nowMs: number, maxAgeMs: number): Verdict {
+  const expiresAtMs = answer.exp === undefined ? Number.POSITIVE_INFINITY : answer.exp * 1000;
+  return { principal: principalOfAnswer(answer), staleAtMs: Math.min(expiresAtMs, nowMs + maxAgeMs), keyId: answer.key_id };
+}
+
+/** One introspection under way, and the change position it asked Portcullis to reach first. */
+interface Pending {
+  readonly minPosition: number;
+  readonly answer: Promise<Introspection>;
 }
 
 /**
  * Express middleware that admits a request only when Portcullis vouches for its credential, and
  * answers refusals exactly as Portcullis itself does (401 with the same messages). Answers are
  * remembered while the change feed is open, and forgotten the moment a change names them, or
- * everything is forgotten when the feed drops. When Portcullis cannot be asked, the request is
- * refused with 503: never let through on a guess.
+ * everything is forgotten when the feed drops, and in any case after `maxAgeMs`. Every
+ * introspection asks Portcullis to first reach the latest change position heard on the feed, and
+ * an answer from an earlier position is neither remembered nor, if it admits, trusted: whichever
+ * instance answers, it never answers from before a change this service has already acted on. When
+ * Portcullis cannot be asked, the request is refused with 503: never let through on a guess.
  */
 export function portcullis(options: PortcullisOptions): PortcullisMiddleware {
   const now = options.now ?? Date.now;
+  const maxAgeMs = options.maxAgeMs ?? 60_000;
   const onError = options.onError ?? ((error: Error) => console.warn(`portcullis: ${error.message}`));
   const transport = nodeTransport();
   const client = new IntrospectionClient(options.url, options.serviceKey, options.timeoutMs ?? 2_000, transport);
   const cache = new VerdictCache(options.cacheSize ?? 10_000);
-  // Several requests with one unknown credential at once share one introspection.
-  const inFlight: Record<CredentialKind, Map<string, Promise<Introspection>>> = { token: new Map(), api_key: new Map() };
+  // Several requests with one unknown credential at once share one introspection, unless a change
+  // was heard after it was sent: a later request must not take an answer older than what it knows.
+  const inFlight: Record<CredentialKind, Map<string, Pending>> = { token: new Map(), api_key: new Map() };
   let waiting: Array<() => void> = [];
 
   const feed = new ChangeFeed({
@@ -102,8 +122,8 @@ export function portcullis(options: PortcullisOptions): PortcullisMiddleware {
     minReconnectMs: options.reconnectMs?.min ?? 250,
     maxReconnectMs: options.reconnectMs?.max ?? 5_000,
   }, {
-    up: () => {
-      cache.trust();
+    up: (position) => {
+      cache.trust(position);
       for (const resolve of waiting) resolve();
       waiting = [];
       options.onFeed?.(true);
@@ -111,6 +131,7 @@ export function portcullis(options: PortcullisOptions): PortcullisMiddleware {
     change: (change) => {
       if (change.kind === 'user') cache.forgetUser(change.userId);
       else cache.forgetKey(change.keyId);
+      cache.heard(change.position);
       options.onChange?.(change);
     },
     down: (reason) => {
@@ -124,17 +145,30 @@ export function portcullis(options: PortcullisOptions): PortcullisMiddleware {
   const ask = (asked: Asked): Promise<Introspection> => {
     const { kind, credential } = asked;
     const sharing = inFlight[kind];
-    let pending = sharing.get(credential);
-    if (!pending) {
-      const generation = cache.generation;
-      const request: IntrospectionRequest = kind === 'token' ? { token: credential } : { api_key: credential };
-      pending = client.introspect(request).then((answer) => {
-        if (answer.active) cache.set(kind, credential, verdictOf(answer), generation);
+    const seen = cache.seen;
+    const shared = sharing.get(credential);
+    if (shared && shared.minPosition >= seen) return shared.answer;
+    const generation = cache.generation;
+    const position = seen > 0 ? { min_position: seen } : {};
+    const request: IntrospectionRequest = kind === 'token' ? { token: credential, ...position } : { api_key: credential, ...position };
+    const pending: Pending = {
+      minPosition: seen,
+      answer: client.introspect(request).then((answer) => {
+        if (answer.position < seen) {
+          // Portcullis read its log and holds no change that late: the positions heard are of a
+          // database since restored. Believe its positions from now on; this answer admits nobody.
+          cache.unheard(seen, answer.position);
+          if (answer.active) throw new PortcullisUnavailable(`Portcullis answered at change position ${answer.position}, before the ${seen} already heard`);
+          return answer;
+        }
+        if (answer.active) cache.set(kind, credential, verdictOf(answer, now(), maxAgeMs), generation, answer.position);
         return answer;
-      }).finally(() => sharing.delete(credential));
-      sharing.set(credential, pending);
-    }
-    return pending;
+      }).finally(() => {
+        if (sharing.get(credential) === pending) sharing.delete(credential);
+      }),
+    };
+    sharing.set(credential, pending);
+    return pending.answer;
   };
 
   const admit = (req: Request, next: NextFunction, principal: Principal): void => {
@@ -156,7 +190,7 @@ export function portcullis(options: PortcullisOptions): PortcullisMiddleware {
     ask(asked).then((answer) => {
       if (!answer.active) refuse(res, 401, asked.refusal);
       else if (answer.exp !== undefined && now() >= answer.exp * 1000) refuse(res, 401, asked.refusal);
-      else admit(req, next, verdictOf(answer).principal);
+      else admit(req, next, principalOfAnswer(answer));
     }, (error: unknown) => {
       onError(error instanceof Error ? error : new PortcullisUnavailable(String(error)));
       refuse(res, 503, 'Authentication unavailable');

@@ -3,8 +3,11 @@ import type { Principal } from './principal';
 /** What is remembered about one credential Portcullis vouched for. */
 export interface Verdict {
   readonly principal: Principal;
-  /** Epoch milliseconds from which the credential is no longer valid on its own; null: never. */
-  readonly expiresAtMs: number | null;
+  /**
+   * Epoch milliseconds from which the verdict is not used: the credential's own expiry, or the
+   * longest any verdict is kept (`maxAgeMs` after it was given), whichever comes first.
+   */
+  readonly staleAtMs: number;
   /** For an API key: the id its revocation is announced under. */
   readonly keyId: string | undefined;
 }
@@ -74,15 +77,19 @@ class Generations<V> {
 /**
  * Credentials Portcullis vouched for, bounded, the least recently used dropped first. It keeps
  * anything only while `trusted` (the change feed is open): otherwise a revocation could go unheard.
- * A lookup that started before a change may not store its answer (`generation`), so a slow answer
- * cannot put back what the change just took out. Refusals are never kept: a flood of made-up
- * credentials must not push out the ones in use. Tokens and API keys are kept apart, so a key's
- * text sent as a bearer token is never taken for the key.
+ * It knows the highest change position heard on the feed (`seen`), and keeps no answer given at an
+ * earlier position: such an answer may predate a change already heard (another Portcullis
+ * instance answered it, one that had not applied that change yet). A lookup that started before a
+ * change may not store its answer either (`generation`), so a slow answer cannot put back what the
+ * change just took out. Refusals are never kept: a flood of made-up credentials must not push out
+ * the ones in use. Tokens and API keys are kept apart, so a key's text sent as a bearer token is
+ * never taken for the key. And no verdict outlives its `staleAtMs`, whatever the feed says.
  */
 export class VerdictCache {
   private readonly byKind: Record<CredentialKind, Generations<Verdict>>;
   private trusted = false;
   private generationCount = 0;
+  private seenPosition = 0;
 
   /** `maxEntries`: for tokens and for API keys each, at most this many remembered. */
   constructor(maxEntries: number) {
@@ -99,20 +106,31 @@ export class VerdictCache {
     return this.generationCount;
   }
 
+  /** The highest change position heard on the feed: an answer from before it may be stale. */
+  get seen(): number {
+    return this.seenPosition;
+  }
+
   get(kind: CredentialKind, credential: string, nowMs: number): Verdict | undefined {
     const entries = this.byKind[kind];
     const verdict = entries.get(credential);
     if (verdict === undefined) return undefined;
-    if (verdict.expiresAtMs !== null && nowMs >= verdict.expiresAtMs) {
+    if (nowMs >= verdict.staleAtMs) {
       entries.delete(credential);
       return undefined;
     }
     return verdict;
   }
 
-  set(kind: CredentialKind, credential: string, verdict: Verdict, generation: number): void {
-    if (!this.trusted || generation !== this.generationCount) return;
+  /** Kept only while trusted, if nothing changed since `generation`, and if the answer is at least as fresh as every change heard. */
+  set(kind: CredentialKind, credential: string, verdict: Verdict, generation: number, position: number): void {
+    if (!this.trusted || generation !== this.generationCount || position < this.seenPosition) return;
     this.byKind[kind].set(credential, verdict);
+  }
+
+  /** A change at `position` was heard (and acted on): answers from before it are not kept from now on. */
+  heard(position: number): void {
+    if (position > this.seenPosition) this.seenPosition = position;
   }
 
   /** A member removed, re-roled, or whose password changed: their tokens and keys all go. */
@@ -124,10 +142,23 @@ export class VerdictCache {
     this.drop((verdict) => verdict.keyId === keyId);
   }
 
-  /** The feed is open: remembering is safe again, from nothing. */
-  trust(): void {
+  /**
+   * The feed is open, at `position` (the instance's, when it said `ready`): remembering is safe
+   * again, from nothing. A lower position than one heard before (an instance that is behind) does
+   * not lower what is asked of answers: changes heard before the feed dropped stay heard.
+   */
+  trust(position: number): void {
     this.clear();
+    this.heard(position);
     this.trusted = true;
+  }
+
+  /**
+   * Portcullis answered that it holds no change as late as `asked`, after reading its log: the
+   * positions heard belong to a database since restored. From `to` on, its positions are believed.
+   */
+  unheard(asked: number, to: number): void {
+    if (this.seenPosition === asked) this.seenPosition = to;
   }
 
   /** The feed is gone: forget everything and keep nothing until `trust`. */

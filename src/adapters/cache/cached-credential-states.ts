@@ -50,7 +50,9 @@ function isMember(entry: Entry): entry is UserAuthState {
  * A load that began before an invalidation is returned to its own request but not kept: otherwise a
  * lookup racing a change could put the old state back right after `forget` took it out.
  * While `suspend`ed (the change listener is disconnected, so changes may go unheard) nothing is kept
- * and every check reads storage.
+ * and every check reads storage. While `fence`d (the database said its change log has grown, and
+ * what it holds is being read) nothing is answered from memory or kept either, so the request after
+ * a notification never meets a state the notification was about.
  */
 export class CachedCredentialStates implements CredentialStates {
   private readonly entries: LRUCache<string, Entry>;
@@ -58,6 +60,7 @@ export class CachedCredentialStates implements CredentialStates {
   private readonly hashOfKey = new Map<string, string>();
   private generation = 0;
   private live = true;
+  private fenced = false;
 
   constructor(private readonly source: CredentialSource, options: CredentialCacheOptions = DEFAULT_CREDENTIAL_CACHE) {
     this.entries = new LRUCache<string, Entry>({
@@ -79,7 +82,7 @@ export class CachedCredentialStates implements CredentialStates {
   }
 
   async user(tenantId: string, userId: string): Promise<UserAuthState | null> {
-    const hit = this.entries.get(userId);
+    const hit = this.fenced ? undefined : this.entries.get(userId);
     if (hit && isMember(hit)) return hit.tenantId === tenantId ? hit : null;
     const generation = this.generation;
     const state = await this.source.users.findAuthState(tenantId, userId);
@@ -89,7 +92,7 @@ export class CachedCredentialStates implements CredentialStates {
 
   async apiKey(keyPrefix: string, keyHash: string): Promise<ApiKeyGrant | null> {
     // The hash is of the whole raw key, prefix included: a hit on the hash is a hit on both.
-    const hit = this.entries.get(keyHash);
+    const hit = this.fenced ? undefined : this.entries.get(keyHash);
     if (hit && !isMember(hit)) return hit;
     const generation = this.generation;
     const found = await this.source.apiKeys.findActiveByHash(keyPrefix, keyHash);
@@ -118,6 +121,16 @@ export class CachedCredentialStates implements CredentialStates {
     }
   }
 
+  /** Answers nothing from memory and keeps nothing until `unfence`: changes are known to be on their way. */
+  fence(): void {
+    this.fenced = true;
+  }
+
+  /** The changes the fence waited for have been forgotten. */
+  unfence(): void {
+    this.fenced = false;
+  }
+
   /** Forgets everything and keeps nothing until `resume`. */
   suspend(): void {
     this.live = false;
@@ -137,7 +150,7 @@ export class CachedCredentialStates implements CredentialStates {
   }
 
   private mayKeep(generation: number): boolean {
-    return this.live && generation === this.generation;
+    return this.live && !this.fenced && generation === this.generation;
   }
 }
 

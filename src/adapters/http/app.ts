@@ -20,7 +20,7 @@ import { requestLog } from './middleware/request-log';
 import { addRouteGroup } from './routes/route-group';
 import { securityHeaders } from './middleware/security-headers';
 import { addDocsRoutes } from './routes/docs-routes';
-import { DEFAULT_HEARTBEAT_MS } from './verifiers/change-stream';
+import { type ChangeStreamLimits, DEFAULT_CHANGE_STREAM_LIMITS, DEFAULT_HEARTBEAT_MS } from './verifiers/change-stream';
 import { VerifierMetrics } from './verifiers/verifier-metrics';
 import { addVerifierRoutes } from './verifiers/verifier-routes';
 import { type ConsoleFiles, readConsoleFiles } from './console/console-files';
@@ -67,6 +67,8 @@ export interface AppOptions {
   readonly readiness?: Readiness | undefined;
   /** How often an idle change-feed stream carries a heartbeat. Default: DEFAULT_HEARTBEAT_MS. */
   readonly changeHeartbeatMs?: number | undefined;
+  /** Change streams per service key and per instance, and how far a reader may fall behind. Default: DEFAULT_CHANGE_STREAM_LIMITS. */
+  readonly changeStreamLimits?: Partial<ChangeStreamLimits> | undefined;
   /**
    * Product modules, after identity (composeModules, src/bootstrap/modules): their routes join the
    * public and protected groups, their error codes the error mapper. Unset: identity alone.
@@ -144,6 +146,7 @@ export function createApp(
     globalLimiter: limiters.global,
     introspectLimiter: limiters.introspect,
     heartbeatMs: options.changeHeartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+    changeStreamLimits: { ...DEFAULT_CHANGE_STREAM_LIMITS, ...options.changeStreamLimits },
     metrics: metrics ? new VerifierMetrics(metrics.registry) : undefined,
     direct: { routes: direct, before: everyRequest },
   });

@@ -1,3 +1,4 @@
+import type { CredentialChangeLog } from '../../application/ports/credential-change-log';
 import type { CredentialChange } from '../../application/ports/credential-states';
 import type { Repositories } from '../../application/ports/repositories';
 import type { UnitOfWork } from '../../application/ports/unit-of-work';
@@ -19,5 +20,13 @@ export interface Storage {
    * Returns what removes the listener.
    */
   afterCommit(listener: CommittedChanges): () => void;
+  /** Every committed credential change with its position, from every writer (change-feed.ts follows it). */
+  readonly changeLog: CredentialChangeLog;
+  /**
+   * Calls `watcher` whenever the log may have grown, where the storage itself knows (memory: every
+   * writer is in this process). Absent on SQL storage, where the database's notification says it
+   * (change-feed.ts listens). Returns what stops it.
+   */
+  readonly watchLog?: ((watcher: () => void) => () => void) | undefined;
   close(): Promise<void>;
 }

@@ -1,6 +1,8 @@
 import { InvalidServiceKey } from '../../domain/errors';
 import { isWellFormedServiceKey, type ServiceCaller } from '../../domain/service-key';
 import type { Clock } from '../ports/clock';
+import type { CredentialChangeWatcher } from '../ports/credential-change-feed';
+import type { LoggedChange } from '../ports/credential-change-log';
 import type { Secrets } from '../ports/secrets';
 import type { ServiceKeyLookup } from '../ports/service-keys';
 
@@ -9,8 +11,8 @@ export interface AuthenticateServiceDeps {
   readonly secrets: Secrets;
   readonly clock: Clock;
   /**
-   * How long a verified key is trusted without reading storage again: the longest a revoked key
-   * keeps working on an instance (revocation is an operator's command in another process).
+   * How long a verified key is trusted without reading storage again. A revocation logged in the
+   * change log ends the trust at once (`changes`); this bounds it should the instance not hear one.
    */
   readonly trustForMs: number;
 }
@@ -26,11 +28,14 @@ interface Remembered {
 /**
  * Checks the credential of a calling service (introspection, the change feed). Verified keys are
  * remembered by hash for `trustForMs` on the clock, because a verifier may call thousands of times
- * a second; unknown keys are never remembered. Throws InvalidServiceKey for a missing, malformed,
- * unknown or revoked key.
+ * a second; unknown keys are never remembered. A key revoked or re-scoped (a `service-key` change
+ * in the log) is forgotten as soon as the instance applies the change, so its next call reads
+ * storage and is refused. Throws InvalidServiceKey for a missing, malformed, unknown or revoked key.
  */
-export class AuthenticateService {
+export class AuthenticateService implements CredentialChangeWatcher {
   private readonly remembered = new Map<string, Remembered>();
+  /** Moves with every revocation heard: a lookup that began before one answers its call but is not remembered. */
+  private generation = 0;
 
   constructor(private readonly deps: AuthenticateServiceDeps) {}
 
@@ -52,11 +57,27 @@ export class AuthenticateService {
     const hit = this.remembered.get(hash);
     if (hit && hit.until > now) return hit.caller;
     this.remembered.delete(hash);
+    const generation = this.generation;
     const key = await serviceKeys.findActiveByHash(hash);
     if (!key) throw new InvalidServiceKey();
-    const caller: ServiceCaller = { serviceKeyId: key.id, name: key.name };
+    const caller: ServiceCaller = { serviceKeyId: key.id, name: key.name, scope: key.scope };
+    if (generation !== this.generation) return caller;
     if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
     this.remembered.set(hash, { caller, until: now + trustForMs });
     return caller;
+  }
+
+  changes(batch: readonly LoggedChange[]): void {
+    for (const change of batch) {
+      if (change.kind !== 'service-key') continue;
+      this.generation += 1;
+      for (const [hash, { caller }] of this.remembered) if (caller.serviceKeyId === change.serviceKeyId) this.remembered.delete(hash);
+    }
+  }
+
+  /** Anything may have changed (or the instance stopped hearing): every key is read again at its next call. */
+  reset(): void {
+    this.generation += 1;
+    this.remembered.clear();
   }
 }

@@ -1,6 +1,9 @@
 import { apiKeyLookupPrefix } from '../../domain/api-key';
+import type { ChangePosition } from '../../domain/change-position';
 import { InvalidApiKey, InvalidApiKeyFormat, InvalidToken, MissingAuthentication } from '../../domain/errors';
+import { scopeCovers, type ServiceCaller } from '../../domain/service-key';
 import type { Authenticate } from './authenticate';
+import type { ChangePositions } from '../ports/change-positions';
 import type { CredentialStates } from '../ports/credential-states';
 import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
@@ -10,10 +13,12 @@ export type IntrospectionRequest =
   | { readonly token: string; readonly apiKey?: undefined }
   | { readonly apiKey: string; readonly token?: undefined };
 
+/** Every answer carries the position it is at least as fresh as (domain/change-position.ts). */
 export type Introspection =
-  | { readonly active: false }
+  | { readonly active: false; readonly position: ChangePosition }
   | {
     readonly active: true;
+    readonly position: ChangePosition;
     readonly tenantId: string;
     readonly userId: string;
     readonly role: string;
@@ -29,9 +34,8 @@ export interface IntrospectDeps {
   readonly credentials: CredentialStates;
   readonly tokens: TokenService;
   readonly secrets: Secrets;
+  readonly positions: ChangePositions;
 }
-
-const INACTIVE: Introspection = Object.freeze({ active: false });
 
 /** The refusals of part 5 that mean "this credential does not stand"; anything else (an outage) is thrown on. */
 function isRefusal(error: unknown): boolean {
@@ -43,13 +47,21 @@ function isRefusal(error: unknown): boolean {
  * Answers for another service whether a credential stands, by the very rules a protected request
  * meets here: the credential goes through Authenticate, so format, revocation, expiry, removal and
  * auth version are decided in one place for both. Every refusal is the same `active: false`; the
- * verifier already knows which credential it sent.
+ * verifier already knows which credential it sent. A credential of a tenant the calling service
+ * may not see is refused the same way.
+ *
+ * The answer carries this instance's change position, taken before the credential is checked, so
+ * the answer reflects at least every change up to it. A verifier that has already heard of a
+ * later change says so (`minPosition`): the instance first reads the change log up to there, so
+ * it never answers from a state the verifier knows to be gone.
  */
 export class Introspect {
   constructor(private readonly deps: IntrospectDeps) {}
 
-  async execute(request: IntrospectionRequest): Promise<Introspection> {
-    const { authenticate } = this.deps;
+  async execute(request: IntrospectionRequest, caller: ServiceCaller, minPosition = 0): Promise<Introspection> {
+    const { authenticate, positions } = this.deps;
+    const position = minPosition > positions.current ? await positions.reach(minPosition) : positions.current;
+    const inactive: Introspection = { active: false, position };
     const credentials = request.apiKey !== undefined
       ? { apiKey: request.apiKey, authorization: undefined }
       : { apiKey: undefined, authorization: `Bearer ${request.token}` };
@@ -57,17 +69,18 @@ export class Introspect {
     try {
       principal = await authenticate.execute(credentials);
     } catch (error) {
-      if (isRefusal(error)) return INACTIVE;
+      if (isRefusal(error)) return inactive;
       throw error;
     }
     const { tenantId, userId, role, method } = principal;
+    if (!scopeCovers(caller.scope, tenantId)) return inactive;
     if (request.apiKey === undefined) {
-      return { active: true, tenantId, userId, role, method, expiresAt: this.deps.tokens.expiresAt(request.token) };
+      return { active: true, position, tenantId, userId, role, method, expiresAt: this.deps.tokens.expiresAt(request.token) };
     }
     // Authenticate has just found (and kept) this key, so this is answered from memory.
     const { credentials: states, secrets } = this.deps;
     const grant = await states.apiKey(apiKeyLookupPrefix(request.apiKey), secrets.sha256Hex(request.apiKey));
-    if (!grant) return INACTIVE; // revoked in between: the later answer wins
-    return { active: true, tenantId, userId, role, method, expiresAt: grant.expiresAt, keyId: grant.keyId };
+    if (!grant) return inactive; // revoked in between: the later answer wins
+    return { active: true, position, tenantId, userId, role, method, expiresAt: grant.expiresAt, keyId: grant.keyId };
   }
 }

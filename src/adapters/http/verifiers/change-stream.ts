@@ -1,71 +1,200 @@
 import type { AuthenticateService } from '../../../application/authentication/authenticate-service';
 import type { CredentialChangeFeed } from '../../../application/ports/credential-change-feed';
-import type { CredentialChange } from '../../../application/ports/credential-states';
-import { ServiceUnavailable } from '../errors/http-error';
-import type { NodeHandler } from '../fast-path/node-handler';
+import type { LoggedChange } from '../../../application/ports/credential-change-log';
+import { scopeCovers, type ServiceCaller } from '../../../domain/service-key';
+import { HttpError, ServiceUnavailable } from '../errors/http-error';
+import type { NodeHandler, NodeResponse } from '../fast-path/node-handler';
+import { serviceCallerOf } from './service-caller';
 import { serviceKeyOf } from './service-guard';
 import type { VerifierMetrics } from './verifier-metrics';
 
 /** How often an idle stream carries a heartbeat; a verifier that hears nothing for a few of these gives up on it. */
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 
+export interface ChangeStreamLimits {
+  /** Streams one service key may hold open on this instance. */
+  readonly perServiceKey: number;
+  /** Streams open on this instance, every service key together. */
+  readonly perInstance: number;
+  /**
+   * Bytes written to a stream that its reader has not yet taken, past which the stream is closed
+   * with `reset`: the reader would be told of changes later and later, and each instance would
+   * hold more and more for it. What one stream can cost the instance is bounded by this.
+   */
+  readonly maxUnsentBytes: number;
+}
+
+export const DEFAULT_CHANGE_STREAM_LIMITS: ChangeStreamLimits = { perServiceKey: 64, perInstance: 512, maxUnsentBytes: 128 * 1024 };
+
+/** Seconds a refused stream is asked to wait before it tries again. */
+const RETRY_AFTER_SECONDS = 5;
+
+/** Too many streams open: for the calling service key, or on this instance. */
+export class TooManyChangeStreams extends HttpError {
+  override readonly retryAfterSeconds = RETRY_AFTER_SECONDS;
+
+  constructor(of: 'service key' | 'instance') {
+    super(429, of === 'service key' ? 'Too many change streams for this service key' : 'Too many change streams on this instance');
+  }
+}
+
 export interface ChangeStreamOptions {
   readonly changes: CredentialChangeFeed;
   readonly authenticateService: AuthenticateService;
   readonly heartbeatMs: number;
+  readonly limits: ChangeStreamLimits;
   readonly metrics?: VerifierMetrics | undefined;
 }
 
-/** The wire form of a change: snake_case like the rest of the API, and the id the introspection answer named. */
-function changeJson(change: CredentialChange): object {
-  return change.kind === 'user' ? { kind: 'user', user_id: change.userId } : { kind: 'api_key', key_id: change.keyId };
+type MemberOrKey = Extract<LoggedChange, { kind: 'user' | 'api-key' }>;
+
+/** The wire form of a change: snake_case like the rest of the API, the id the introspection answer named, and its position. */
+function changeEvent(change: MemberOrKey): string {
+  const data = change.kind === 'user'
+    ? { kind: 'user', user_id: change.userId, position: change.position }
+    : { kind: 'api_key', key_id: change.keyId, position: change.position };
+  return `event: change\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * One batch's events for one stream, in one string: the changes the stream may hear, each member or
+ * key once (at its last position in the batch: forgetting it once is all a verifier needs).
+ */
+function batchEvents(batch: readonly LoggedChange[], hears: (change: MemberOrKey) => boolean): { text: string; count: number } {
+  const last = new Map<string, MemberOrKey>();
+  for (const change of batch) {
+    if (change.kind !== 'user' && change.kind !== 'api-key') continue;
+    if (!hears(change)) continue;
+    const subject = change.kind === 'user' ? `u${change.userId}` : `k${change.keyId}`;
+    last.delete(subject);
+    last.set(subject, change);
+  }
+  let text = '';
+  for (const change of last.values()) text += changeEvent(change);
+  return { text, count: last.size };
+}
+
+/** Streams of keys that see every tenant write the same text for a batch: made once per batch. */
+const everyTenantsText = new WeakMap<readonly LoggedChange[], { text: string; count: number }>();
+
+function eventsFor(batch: readonly LoggedChange[], caller: ServiceCaller): { text: string; count: number } {
+  if (caller.scope.kind === 'tenants') {
+    const { scope } = caller;
+    return batchEvents(batch, (change) => scopeCovers(scope, change.tenantId));
+  }
+  let events = everyTenantsText.get(batch);
+  if (!events) {
+    events = batchEvents(batch, () => true);
+    everyTenantsText.set(batch, events);
+  }
+  return events;
 }
 
 /**
  * GET /api/v1/auth/changes: server-sent events. `ready` once subscribed (with the heartbeat
- * interval), `change` for each committed credential change, `heartbeat` when idle, and `reset`
- * just before the stream is closed because changes may have been missed. A verifier trusts what it
- * remembers only while its stream is open. When this instance itself is not hearing changes, the
- * stream is refused (503) rather than opened empty. The service key is checked again at every
- * heartbeat, so a revoked key loses its stream too.
+ * interval and the instance's change position), `change` for each committed credential change of
+ * a tenant the service key may see (with its position), `heartbeat` when idle, and `reset` just
+ * before the stream is closed because changes may have been missed. A verifier trusts what it
+ * remembers only while its stream is open.
+ *
+ * - Changes are written in batches: whatever the instance read from the change log at once is one
+ *   write, each member or key named once.
+ * - When this instance itself is not hearing changes, the stream is refused (503) rather than
+ *   opened empty.
+ * - At most `limits.perServiceKey` streams per key and `limits.perInstance` in all (429 beyond).
+ * - A stream whose reader falls behind by more than `limits.maxUnsentBytes` is sent `reset` and
+ *   closed; if even that is not taken by the next heartbeat, its connection is cut.
+ * - When its service key is revoked (or its scope changed), the stream is sent `reset` and closed
+ *   as soon as the instance applies that change; the key is also checked again at every heartbeat.
  */
-export function changeStream({ changes, authenticateService, heartbeatMs, metrics }: ChangeStreamOptions): NodeHandler {
+export function changeStream({ changes, authenticateService, heartbeatMs, limits, metrics }: ChangeStreamOptions): NodeHandler {
+  const openPerKey = new Map<string, number>();
+  let openInAll = 0;
+
   return (req, res) => {
+    const caller = serviceCallerOf(res);
+    const ofKey = openPerKey.get(caller.serviceKeyId) ?? 0;
+    if (openInAll >= limits.perInstance) {
+      metrics?.changeStreamsRefused.inc({ reason: 'instance' });
+      throw new TooManyChangeStreams('instance');
+    }
+    if (ofKey >= limits.perServiceKey) {
+      metrics?.changeStreamsRefused.inc({ reason: 'service_key' });
+      throw new TooManyChangeStreams('service key');
+    }
+
     let open = true;
-    const send = (event: string, data: object): void => {
-      if (!open) return;
-      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      metrics?.changeEvents.inc({ event });
+    let closing = false;
+    const write = (event: string, text: string, count = 1): void => {
+      if (!open || closing) return;
+      if (res.writableLength + text.length > limits.maxUnsentBytes) {
+        closeWithReset('slow_reader');
+        return;
+      }
+      res.write(text);
+      metrics?.changeEvents.inc({ event }, count);
     };
+    const send = (event: string, data: object): void => write(event, `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+
     const subscription = changes.subscribe({
-      change: (change) => send('change', changeJson(change)),
-      interrupted: () => {
-        send('reset', {});
-        end();
+      changes: (batch) => {
+        for (const change of batch) {
+          if (change.kind === 'service-key' && change.serviceKeyId === caller.serviceKeyId) {
+            closeWithReset('service_key');
+            return;
+          }
+        }
+        const events = eventsFor(batch, caller);
+        if (events.count > 0) write('change', events.text, events.count);
       },
+      interrupted: () => closeWithReset('reset'),
     });
     if (!subscription) throw new ServiceUnavailable(new Error('change feed: this instance is not hearing credential changes'));
+    openInAll += 1;
+    openPerKey.set(caller.serviceKeyId, ofKey + 1);
+    metrics?.changeStreams.inc();
 
     const rawKey = serviceKeyOf(req);
     const heartbeat = setInterval(() => {
-      authenticateService.execute(rawKey).then(() => send('heartbeat', {}), () => end());
+      if (closing) {
+        // The reader has not taken even the reset: let go of what is held for it.
+        if (!res.writableFinished) res.destroy();
+        return;
+      }
+      authenticateService.execute(rawKey).then(() => send('heartbeat', {}), () => closeWithReset('service_key'));
     }, heartbeatMs);
-    function end(): void {
+
+    function closeWithReset(reason: string): void {
+      if (!open || closing) return;
+      closing = true;
+      subscription!.unsubscribe();
+      if (reason !== 'reset') metrics?.changeStreamsClosed.inc({ reason });
+      res.write('event: reset\ndata: {}\n\n');
+      metrics?.changeEvents.inc({ event: 'reset' });
+      res.end();
+    }
+    function ended(): void {
       if (!open) return;
       open = false;
       clearInterval(heartbeat);
       subscription!.unsubscribe();
+      openInAll -= 1;
+      const left = (openPerKey.get(caller.serviceKeyId) ?? 1) - 1;
+      if (left > 0) openPerKey.set(caller.serviceKeyId, left);
+      else openPerKey.delete(caller.serviceKeyId);
       metrics?.changeStreams.dec();
-      res.end();
     }
-    res.once('close', end);
+    res.once('close', ended);
 
-    metrics?.changeStreams.inc();
-    res.statusCode = 200;
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Accel-Buffering', 'no'); // a buffering proxy would hold changes back
-    res.flushHeaders();
-    send('ready', { heartbeat_ms: heartbeatMs });
+    startEventStream(res);
+    send('ready', { heartbeat_ms: heartbeatMs, position: subscription.position });
   };
+}
+
+function startEventStream(res: NodeResponse): void {
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Accel-Buffering', 'no'); // a buffering proxy would hold changes back
+  res.flushHeaders();
 }

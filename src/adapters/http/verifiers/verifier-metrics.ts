@@ -8,6 +8,8 @@ export class VerifierMetrics {
   readonly introspections: Counter<'result'>;
   readonly changeStreams: Gauge;
   readonly changeEvents: Counter<'event'>;
+  readonly changeStreamsRefused: Counter<'reason'>;
+  readonly changeStreamsClosed: Counter<'reason'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -26,6 +28,18 @@ export class VerifierMetrics {
       name: 'portcullis_change_stream_events_total',
       help: 'Events written to change-feed streams, by event (change, heartbeat, reset)',
       labelNames: ['event'],
+      registers,
+    });
+    this.changeStreamsRefused = new Counter({
+      name: 'portcullis_change_streams_refused_total',
+      help: 'Change-feed streams refused with 429 for a limit: service_key (streams per key) or instance (streams on this instance)',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.changeStreamsClosed = new Counter({
+      name: 'portcullis_change_streams_closed_total',
+      help: 'Change-feed streams this instance closed with reset: slow_reader (unsent data past the bound) or service_key (revoked or re-scoped)',
+      labelNames: ['reason'],
       registers,
     });
   }

@@ -8,7 +8,8 @@ import type { NodeHandler } from '../fast-path/node-handler';
 import { nodeBodyOf, nodeJsonBody, validateNodeBody } from '../body/node-json-body';
 import { markRoute } from '../routes/request-route';
 import { sendJson } from '../fast-path/send-json';
-import { changeStream } from './change-stream';
+import { type ChangeStreamLimits, changeStream } from './change-stream';
+import { serviceCallerOf } from './service-caller';
 import { serviceGuard } from './service-guard';
 import { introspectionResult, type VerifierMetrics } from './verifier-metrics';
 
@@ -18,6 +19,7 @@ export interface VerifierRouteOptions {
   /** Per service key. */
   readonly introspectLimiter: NodeHandler;
   readonly heartbeatMs: number;
+  readonly changeStreamLimits: ChangeStreamLimits;
   readonly metrics?: VerifierMetrics | undefined;
   /**
    * Where POST /introspect is also served without Express (direct-routes.ts), after `before` (the
@@ -30,10 +32,11 @@ const ACTIVE = 'introspectionActive';
 const NO_STORE = { 'Cache-Control': 'no-store' } as const;
 
 function introspectionJson(result: Introspection): object {
-  if (!result.active) return { active: false };
-  const { tenantId, userId, role, method, expiresAt, keyId } = result;
+  if (!result.active) return { active: false, position: result.position };
+  const { tenantId, userId, role, method, expiresAt, keyId, position } = result;
   return {
     active: true,
+    position,
     tenant_id: tenantId,
     user_id: userId,
     role,
@@ -71,7 +74,8 @@ export function addVerifierRoutes(app: Express, base: string, useCases: UseCases
         const message = 'Exactly one of token and api_key is required';
         throw new HttpError(400, message, [{ field: 'token', message }, { field: 'api_key', message }]);
       }
-      const result = await useCases.introspect.execute(body.token !== undefined ? { token: body.token } : { apiKey: body.api_key! });
+      const credential = body.token !== undefined ? { token: body.token } : { apiKey: body.api_key! };
+      const result = await useCases.introspect.execute(credential, serviceCallerOf(res), body.min_position ?? 0);
       res.locals[ACTIVE] = result.active;
       sendJson(res, 200, introspectionJson(result), NO_STORE);
     },
@@ -84,6 +88,7 @@ export function addVerifierRoutes(app: Express, base: string, useCases: UseCases
     changes: useCases.credentialChanges,
     authenticateService: useCases.authenticateService,
     heartbeatMs: options.heartbeatMs,
+    limits: options.changeStreamLimits,
     metrics,
   }));
 }

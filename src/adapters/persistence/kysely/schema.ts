@@ -85,4 +85,7 @@ export interface ServiceKeysTable {
   key_hash: string;
   created_at: Date;
   revoked_at: Date | null;
+  /** True: the key may ask about every tenant; false: only those in tenant_ids (migration 0010). */
+  all_tenants: boolean;
+  tenant_ids: string[];
 }

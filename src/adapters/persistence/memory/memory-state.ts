@@ -1,9 +1,9 @@
-import type { CredentialChange } from '../../../application/ports/credential-states';
 import type { ApiKey } from '../../../domain/api-key';
 import type { AuditEvent } from '../../../domain/audit-event';
 import type { Invite } from '../../../domain/invite';
 import type { Tenant } from '../../../domain/tenant';
 import type { User } from '../../../domain/user';
+import type { UnloggedChange } from './memory-change-log';
 
 /** A user row as stored: removal keeps the row and marks it, as the SQL table does. */
 export interface StoredUser extends User {
@@ -33,25 +33,33 @@ export function snapshot(state: MemoryState): MemoryState {
   };
 }
 
+export type MemberOrKeyChange = Extract<UnloggedChange, { kind: 'user' | 'api-key' }>;
+
 /**
- * What the SQL triggers announce, found by comparing a committed draft with the state it replaces:
+ * What the SQL triggers log, found by comparing a committed draft with the state it replaces:
  * a member whose role, auth version, removal, password or tenant changed, or who is gone; a key
  * whose revocation, expiry, hash or owner changed, or that is gone. Records are replaced, never
  * mutated, so an unchanged record is the same object and costs one comparison.
  */
-export function credentialChanges(before: MemoryState, after: MemoryState): CredentialChange[] {
-  const changes: CredentialChange[] = [];
+export function credentialChanges(before: MemoryState, after: MemoryState): MemberOrKeyChange[] {
+  const changes: MemberOrKeyChange[] = [];
   for (const [id, old] of before.users) {
     const now = after.users.get(id);
     if (now === old) continue;
     if (!now || now.role !== old.role || now.authVersion !== old.authVersion || now.removedAt?.getTime() !== old.removedAt?.getTime()
-      || now.passwordHash !== old.passwordHash || now.tenantId !== old.tenantId) changes.push({ kind: 'user', userId: id });
+      || now.passwordHash !== old.passwordHash || now.tenantId !== old.tenantId) {
+      changes.push({ kind: 'user', userId: id, tenantId: old.tenantId });
+      if (now && now.tenantId !== old.tenantId) changes.push({ kind: 'user', userId: id, tenantId: now.tenantId });
+    }
   }
   for (const [id, old] of before.apiKeys) {
     const now = after.apiKeys.get(id);
     if (now === old) continue;
     if (!now || now.revoked !== old.revoked || now.expiresAt?.getTime() !== old.expiresAt?.getTime() || now.keyHash !== old.keyHash
-      || now.userId !== old.userId || now.tenantId !== old.tenantId) changes.push({ kind: 'api-key', keyId: id });
+      || now.userId !== old.userId || now.tenantId !== old.tenantId) {
+      changes.push({ kind: 'api-key', keyId: id, tenantId: old.tenantId });
+      if (now && now.tenantId !== old.tenantId) changes.push({ kind: 'api-key', keyId: id, tenantId: now.tenantId });
+    }
   }
   return changes;
 }

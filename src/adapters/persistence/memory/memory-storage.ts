@@ -1,6 +1,8 @@
+import type { CredentialChange } from '../../../application/ports/credential-states';
 import type { Repositories } from '../../../application/ports/repositories';
 import type { UnitOfWork } from '../../../application/ports/unit-of-work';
 import type { CommittedChanges, Storage } from '../storage';
+import { MemoryChangeLog } from './memory-change-log';
 import { memoryRepositories } from './memory-repositories';
 import { credentialChanges, emptyState, type MemoryState, snapshot } from './memory-state';
 
@@ -14,6 +16,8 @@ class MemoryUnitOfWork implements UnitOfWork {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Set<CommittedChanges>();
 
+  constructor(private readonly changeLog: MemoryChangeLog) {}
+
   afterCommit(listener: CommittedChanges): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -23,9 +27,15 @@ class MemoryUnitOfWork implements UnitOfWork {
     const result = this.queue.then(async () => {
       const draft = snapshot(this.committed);
       const value = await work(memoryRepositories(draft));
-      const changes = this.listeners.size > 0 ? credentialChanges(this.committed, draft) : [];
+      const changes = credentialChanges(this.committed, draft);
       this.committed = draft;
-      if (changes.length > 0) for (const listener of this.listeners) listener(changes);
+      if (changes.length > 0) {
+        // Listeners get what the SQL storage reports (kind and id); the log also keeps the tenant.
+        const reported: CredentialChange[] = changes.map((change) => (change.kind === 'user'
+          ? { kind: 'user', userId: change.userId } : { kind: 'api-key', keyId: change.keyId }));
+        for (const listener of this.listeners) listener(reported);
+        this.changeLog.append(changes);
+      }
       return value;
     });
     this.queue = result.catch(() => undefined);
@@ -55,12 +65,25 @@ function autoCommitting(unitOfWork: UnitOfWork): Repositories {
   return wrapped as unknown as Repositories;
 }
 
-export function createMemoryStorage(): Storage {
-  const unitOfWork = new MemoryUnitOfWork();
-  return { repos: autoCommitting(unitOfWork), unitOfWork, afterCommit: (l) => unitOfWork.afterCommit(l), close: async () => undefined };
+/** Memory storage, with its change log: memory service keys log their revocations in it too. */
+export interface MemoryStorage extends Storage {
+  readonly changeLog: MemoryChangeLog;
 }
 
-export interface InspectableMemoryStorage extends Storage {
+export function createMemoryStorage(): MemoryStorage {
+  const changeLog = new MemoryChangeLog();
+  const unitOfWork = new MemoryUnitOfWork(changeLog);
+  return {
+    repos: autoCommitting(unitOfWork),
+    unitOfWork,
+    afterCommit: (l) => unitOfWork.afterCommit(l),
+    changeLog,
+    watchLog: (watcher) => changeLog.watch(watcher),
+    close: async () => undefined,
+  };
+}
+
+export interface InspectableMemoryStorage extends MemoryStorage {
   /**
    * The committed records of the four tables as one canonical string: equal strings, equal data.
    * Tests take one before and after a request to show that a refused request changed nothing.
@@ -70,7 +93,8 @@ export interface InspectableMemoryStorage extends Storage {
 }
 
 export function createInspectableMemoryStorage(): InspectableMemoryStorage {
-  const unitOfWork = new MemoryUnitOfWork();
+  const changeLog = new MemoryChangeLog();
+  const unitOfWork = new MemoryUnitOfWork(changeLog);
   const table = (rows: Map<string, object>) => [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const snapshot = () => {
     const { tenants, users, apiKeys, invites } = unitOfWork.state;
@@ -78,6 +102,12 @@ export function createInspectableMemoryStorage(): InspectableMemoryStorage {
     return JSON.stringify({ tenants: table(tenants), users: table(users), apiKeys: table(keys), invites: table(invites) });
   };
   return {
-    repos: autoCommitting(unitOfWork), unitOfWork, afterCommit: (l) => unitOfWork.afterCommit(l), close: async () => undefined, snapshot,
+    repos: autoCommitting(unitOfWork),
+    unitOfWork,
+    afterCommit: (l) => unitOfWork.afterCommit(l),
+    changeLog,
+    watchLog: (watcher) => changeLog.watch(watcher),
+    close: async () => undefined,
+    snapshot,
   };
 }

@@ -1,4 +1,5 @@
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { OptionalField } from './optional-field';
 
 /** Longer than any credential this service issues, short enough that no body is a burden to check. */
 export const INTROSPECT_CREDENTIAL_MAX_LENGTH = 4096;
@@ -14,4 +15,14 @@ export class IntrospectBody {
   @IsString()
   @MaxLength(INTROSPECT_CREDENTIAL_MAX_LENGTH)
   api_key?: string;
+
+  /**
+   * The highest change position the verifier has heard of: the instance reads the change log up to
+   * it before answering, so the answer is never older than what the verifier already knows.
+   */
+  @OptionalField()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  min_position?: number;
 }

@@ -5,19 +5,16 @@ import { CREDENTIAL_CHANGES_CHANNEL, PENDING_CHANGES_SETTING } from '../migratio
 import type { DB } from '../schema';
 
 /**
- * The database announces every committed credential change itself (triggers, migration 0005) on
- * this channel, as `user:<id>` or `api-key:<id>`; the service never announces one by hand.
+ * The database notifies this channel, with an empty payload, whenever a transaction that changed a
+ * credential commits (migration 0010): the change log has grown. What changed is read from the log,
+ * never from the channel, which anyone who can connect may LISTEN on.
  */
 export { CREDENTIAL_CHANGES_CHANNEL };
 
 const KINDS: ReadonlySet<string> = new Set<CredentialChange['kind']>(['user', 'api-key']);
 
-export function encodeChange(change: CredentialChange): string {
-  return change.kind === 'user' ? `user:${change.userId}` : `api-key:${change.keyId}`;
-}
-
-/** Null for anything this version cannot read (a newer version's kind, a TRUNCATE's `all`, a hand-sent NOTIFY). */
-export function decodeChange(payload: string): CredentialChange | null {
+/** One entry of the transaction-local note (`user:<id>`, `api-key:<id>`); null for anything else. */
+function decodeChange(payload: string): CredentialChange | null {
   const colon = payload.indexOf(':');
   const kind = payload.slice(0, colon);
   const id = payload.slice(colon + 1);
@@ -26,8 +23,8 @@ export function decodeChange(payload: string): CredentialChange | null {
 }
 
 /**
- * The changes the triggers have announced so far in the caller's transaction (they note each one in
- * a transaction-local setting), to be forgotten on this instance once it commits.
+ * The changes the triggers have noted so far in the caller's transaction (a transaction-local
+ * setting, migration 0005), to be forgotten on this instance once it commits.
  */
 export async function changesMadeIn(trx: Kysely<DB>): Promise<CredentialChange[]> {
   const { rows } = await sql<{ pending: string | null }>`

@@ -1,10 +1,9 @@
 import { Client } from 'pg';
-import type { CredentialChange } from '../../../../application/ports/credential-states';
-import { CREDENTIAL_CHANGES_CHANNEL, decodeChange } from './credential-announcements';
+import { CREDENTIAL_CHANGES_CHANNEL } from './credential-announcements';
 
 export interface CredentialChangeEvents {
-  /** A change another instance (or this one) committed. */
-  onChange(change: CredentialChange): void;
+  /** A transaction that changed credentials committed (another instance's, an operator's, or this one's): the change log has grown. */
+  onNotified(): void;
   /** Listening (again): changes made while not listening may have gone unheard, so forget everything. */
   onListening(): void;
   /** The connection is gone: until onListening, changes go unheard, so remember nothing. */
@@ -21,11 +20,12 @@ export interface ListenerTiming {
   readonly applicationName?: string;
 }
 
-/** Something we cannot read (a TRUNCATE's `all`) may still be a change: forgetting everything is the safe answer. */
-export function deliver(events: CredentialChangeEvents, payload: string): void {
-  const change = decodeChange(payload);
-  if (change) events.onChange(change);
-  else events.onListening();
+/**
+ * Whatever the payload (empty from the triggers; an operator's or an older version's text), a
+ * notification only says "read the log": nothing on the channel is trusted or needed.
+ */
+export function deliver(events: CredentialChangeEvents, _payload: string): void {
+  events.onNotified();
 }
 
 /** Hears the channel until closed: the shape both listeners (Postgres, PGlite) share. */

@@ -8,6 +8,7 @@ import * as leastPrivilege from './0006-least-privilege';
 import * as serviceKeys from './0007-service-keys';
 import * as credentialCheckStatements from './0008-credential-check-statements';
 import * as tenantWallProofs from './0009-tenant-wall-proofs';
+import * as credentialChangeLog from './0010-credential-change-log';
 import * as moduleReadinessAndAuditActionIndex from './0011-module-readiness-and-audit-action-index';
 
 /**
@@ -24,6 +25,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0007-service-keys': serviceKeys,
   '0008-credential-check-statements': credentialCheckStatements,
   '0009-tenant-wall-proofs': tenantWallProofs,
+  '0010-credential-change-log': credentialChangeLog,
   '0011-module-readiness-and-audit-action-index': moduleReadinessAndAuditActionIndex,
 };
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Storage } from '../../storage';
+import { KyselyCredentialChangeLog } from '../change-feed/kysely-credential-change-log';
 import { kyselyRepositories } from './kysely-repositories';
 import { KyselyUnitOfWork } from './kysely-unit-of-work';
 import type { DB } from '../schema';
@@ -19,6 +20,7 @@ export function createKyselyStorage(database: { readonly db: Kysely<DB>; readonl
     repos: kyselyRepositories(standaloneScope(db, walls)),
     unitOfWork,
     afterCommit: (listener) => unitOfWork.afterCommit(listener),
+    changeLog: new KyselyCredentialChangeLog(db, walls),
     close,
   };
 }

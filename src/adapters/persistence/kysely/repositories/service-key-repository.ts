@@ -1,19 +1,29 @@
 import type { Kysely, Selectable } from 'kysely';
 import { ServiceKeyNameTaken, type ServiceKeyRepository } from '../../../../application/ports/service-keys';
-import type { ServiceKey } from '../../../../domain/service-key';
+import { ALL_TENANTS, namedTenants, type ServiceKey } from '../../../../domain/service-key';
 import { SERVICE_KEYS_NAME_UNIQUE } from '../migrations/0007-service-keys';
 import { isUniqueViolation } from '../driver/pg-errors';
 import type { DB, ServiceKeysTable } from '../schema';
 
 function toServiceKey(row: Selectable<ServiceKeysTable>): ServiceKey {
-  return { id: row.id, name: row.name, keyPrefix: row.key_prefix, keyHash: row.key_hash, createdAt: row.created_at, revokedAt: row.revoked_at };
+  return {
+    id: row.id,
+    name: row.name,
+    keyPrefix: row.key_prefix,
+    keyHash: row.key_hash,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+    scope: row.all_tenants ? ALL_TENANTS : namedTenants(row.tenant_ids),
+  };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Service keys in SQL. The serving database (the app role) can only run findActiveByHash; the
- * other methods need the schema's owner, which is how the command line opens the database.
+ * other methods need the schema's owner, which is how the command line opens the database. A
+ * revocation (any change to a key's hash or scope) is logged by the database itself (migration
+ * 0010), so every instance closes the key's change streams and stops trusting it at once.
  */
 export class KyselyServiceKeyRepository implements ServiceKeyRepository {
   constructor(private readonly db: Kysely<DB>) {}
@@ -27,6 +37,8 @@ export class KyselyServiceKeyRepository implements ServiceKeyRepository {
         key_hash: key.keyHash,
         created_at: key.createdAt,
         revoked_at: key.revokedAt,
+        all_tenants: key.scope.kind === 'all-tenants',
+        tenant_ids: key.scope.kind === 'all-tenants' ? [] : [...key.scope.tenantIds],
       }).execute();
     } catch (error) {
       if (isUniqueViolation(error, SERVICE_KEYS_NAME_UNIQUE)) throw new ServiceKeyNameTaken(key.name);
