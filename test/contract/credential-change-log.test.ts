@@ -293,6 +293,9 @@ describeIfPostgres('the credential change log, Postgres', (url) => {
     it('a role that can connect but was granted nothing can LISTEN, hears an empty payload, and cannot read the log', async () => {
       const name = `pc_test_listener_${randomBytes(6).toString('hex')}`;
       await sql`create role ${sql.id(name)} login`.execute(owner.db);
+      // CONNECT by name: an earlier start with a serving login of its own took it from PUBLIC.
+      const { rows: [here] } = await sql<{ name: string }>`select current_database() as name`.execute(owner.db);
+      await sql`grant connect on database ${sql.id(here!.name)} to ${sql.id(name)}`.execute(owner.db);
       const stranger = new URL(url);
       stranger.username = name;
       stranger.password = '';
@@ -311,6 +314,7 @@ describeIfPostgres('the credential change log, Postgres', (url) => {
         await expect(client.query(`select * from ${CHANGE_LOG_TABLE}`)).rejects.toThrow(/permission denied/);
       } finally {
         await client.end().catch(() => undefined);
+        await sql`revoke connect on database ${sql.id(here!.name)} from ${sql.id(name)}`.execute(owner.db);
         await sql`drop role if exists ${sql.id(name)}`.execute(owner.db);
       }
     });
