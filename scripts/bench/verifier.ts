@@ -1,4 +1,3 @@
-import { ALL_TENANTS } from '../../src/domain/service-key';
 /**
  * The verifier bench (part of `npm run bench`): the client library's downstream service and
  * Portcullis's introspection against the bare-Express baseline, alternated in one run, and how long
@@ -19,6 +18,7 @@ import { RandomUuidGenerator } from '../../src/adapters/crypto/random-uuid-gener
 import { openPostgres } from '../../src/adapters/persistence/kysely/driver/dialects';
 import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/repositories/service-key-repository';
 import { SystemClock } from '../../src/adapters/time/system-clock';
+import { ALL_TENANTS } from '../../src/domain/service-key';
 import { prepareRunner, PROJECT_ROOT, ServerProcess } from './children';
 import { AUTH_BASE } from './protocol';
 import { pinForComparison } from './pinning';
