@@ -16,15 +16,10 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import { JwtTokenService } from '../src/adapters/crypto/jwt-token-service';
-import { NodeSecrets } from '../src/adapters/crypto/node-secrets';
-import { RandomUuidGenerator } from '../src/adapters/crypto/random-uuid-generator';
-import { OWASP_SCRYPT, ScryptPasswordHasher } from '../src/adapters/crypto/scrypt-password-hasher';
-import { createApp } from '../src/adapters/http/app';
-import { createMemoryStorage } from '../src/adapters/persistence/memory/memory-storage';
-import { SystemClock } from '../src/adapters/time/system-clock';
-import { MemoryLoginThrottle } from '../src/adapters/rate-limit/memory-login-throttle';
-import { buildUseCases, type Policy } from '../src/bootstrap/wire';
+import { assemble } from '../src/bootstrap/assemble';
+import { loadConfig } from '../src/bootstrap/config';
+import { openMemoryStorage } from '../src/bootstrap/database';
+import { OWASP_SCRYPT } from '../src/adapters/crypto/scrypt-password-hasher';
 
 const PAIRS = Number(process.argv[2] ?? process.env['LOGIN_TIMING_PAIRS'] ?? 40);
 const WARM_UP_PAIRS = 3;
@@ -66,20 +61,13 @@ function summary(values: readonly number[]) {
 
 async function main(): Promise<void> {
   if (!Number.isSafeInteger(PAIRS) || PAIRS < 1) throw new Error(`pairs must be a positive integer, got ${PAIRS}`);
-  const policy: Policy = { inviteTtlSeconds: 604_800 };
-  const clock = new SystemClock();
-  const useCases = await buildUseCases(createMemoryStorage(), {
-    hasher: new ScryptPasswordHasher(), // the production default, OWASP_SCRYPT
-    tokens: new JwtTokenService(randomBytes(32).toString('hex')),
-    ids: new RandomUuidGenerator(),
-    secrets: new NodeSecrets(),
-    clock,
-    loginThrottle: new MemoryLoginThrottle({ limit: WIDE_OPEN, accountLimit: WIDE_OPEN, windowSeconds: 60 }, clock),
-  }, policy);
-  const app = createApp(useCases, {
-    corsOrigin: 'http://localhost:5173',
-    rateLimits: { global: WIDE_OPEN, login: WIDE_OPEN, signup: WIDE_OPEN },
-  }, (error) => console.error(error));
+  // Assembled as main assembles the service (the production hasher, OWASP_SCRYPT), on memory storage,
+  // with every limit raised: one address asks again and again.
+  const service = await assemble(loadConfig({
+    RATE_LIMIT_GLOBAL: String(WIDE_OPEN), RATE_LIMIT_LOGIN: String(WIDE_OPEN), RATE_LIMIT_SIGNUP: String(WIDE_OPEN),
+    LOGIN_FAILURE_LIMIT: String(WIDE_OPEN), LOGIN_FAILURE_ACCOUNT_LIMIT: String(WIDE_OPEN), METRICS_ENABLED: 'false',
+  }), { storage: openMemoryStorage(), consoleFiles: null, onError: (error: unknown) => console.error(error) });
+  const app = service.listener;
 
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -15,19 +15,12 @@
  * A benchmark, not a test: test/http/bad-input.test.ts asserts the answer sizes.
  */
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import { JwtTokenService } from '../src/adapters/crypto/jwt-token-service';
-import { NodeSecrets } from '../src/adapters/crypto/node-secrets';
-import { RandomUuidGenerator } from '../src/adapters/crypto/random-uuid-generator';
-import { ScryptPasswordHasher } from '../src/adapters/crypto/scrypt-password-hasher';
-import { createApp } from '../src/adapters/http/app';
-import { createMemoryStorage } from '../src/adapters/persistence/memory/memory-storage';
-import { MemoryLoginThrottle } from '../src/adapters/rate-limit/memory-login-throttle';
-import { SystemClock } from '../src/adapters/time/system-clock';
-import { buildUseCases } from '../src/bootstrap/wire';
+import { assemble } from '../src/bootstrap/assemble';
+import { loadConfig } from '../src/bootstrap/config';
+import { openMemoryStorage } from '../src/bootstrap/database';
 
 const RUNS = Number(process.argv[2] ?? 15);
 const WIDE_OPEN = 1_000_000_000;
@@ -90,19 +83,13 @@ function median(values: readonly number[]): number {
 
 async function main(): Promise<void> {
   if (!Number.isSafeInteger(RUNS) || RUNS < 1) throw new Error(`runs must be a positive integer, got ${RUNS}`);
-  const clock = new SystemClock();
-  const useCases = await buildUseCases(createMemoryStorage(), {
-    hasher: new ScryptPasswordHasher(),
-    tokens: new JwtTokenService(randomBytes(32).toString('hex')),
-    ids: new RandomUuidGenerator(),
-    secrets: new NodeSecrets(),
-    clock,
-    loginThrottle: new MemoryLoginThrottle({ limit: WIDE_OPEN, accountLimit: WIDE_OPEN, windowSeconds: 60 }, clock),
-  }, { inviteTtlSeconds: 604_800 });
-  const app = createApp(useCases, {
-    corsOrigin: 'http://localhost:5173',
-    rateLimits: { global: WIDE_OPEN, login: WIDE_OPEN, signup: WIDE_OPEN },
-  });
+  // Assembled as main assembles the service (the production hasher, OWASP_SCRYPT), on memory storage,
+  // with every limit raised: one address asks again and again.
+  const service = await assemble(loadConfig({
+    RATE_LIMIT_GLOBAL: String(WIDE_OPEN), RATE_LIMIT_LOGIN: String(WIDE_OPEN), RATE_LIMIT_SIGNUP: String(WIDE_OPEN),
+    LOGIN_FAILURE_LIMIT: String(WIDE_OPEN), LOGIN_FAILURE_ACCOUNT_LIMIT: String(WIDE_OPEN), METRICS_ENABLED: 'false',
+  }), { storage: openMemoryStorage(), consoleFiles: null, onError: (error: unknown) => console.error(error) });
+  const app = service.listener;
   let lastMs = 0;
   const server = http.createServer((req, res) => {
     const start = process.hrtime.bigint();

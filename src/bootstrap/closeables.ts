@@ -15,7 +15,8 @@ interface Closeable {
 export class Closeables {
   private readonly items: Closeable[] = [];
 
-  constructor(private readonly logger: Logger) {}
+  /** Without a logger, nothing is said of what closed, or of what failed to close (the first failure is thrown). */
+  constructor(private readonly logger?: Logger) {}
 
   add(name: string, close: () => Promise<void> | void): void {
     this.items.push({ name, close });
@@ -27,15 +28,18 @@ export class Closeables {
    */
   async closeAll(): Promise<boolean> {
     let clean = true;
+    let failure: unknown;
     for (const item of this.items.splice(0).reverse()) {
       try {
         await item.close();
-        this.logger.info({ resource: item.name }, `closed ${item.name}`);
+        this.logger?.info({ resource: item.name }, `closed ${item.name}`);
       } catch (error) {
         clean = false;
-        this.logger.error({ err: error, resource: item.name }, `could not close ${item.name}`);
+        if (this.logger) this.logger.error({ err: error, resource: item.name }, `could not close ${item.name}`);
+        else failure ??= error;
       }
     }
+    if (failure !== undefined) throw failure;
     return clean;
   }
 }

@@ -6,11 +6,17 @@ import { PgliteChangeListener } from '../adapters/persistence/kysely/change-feed
 import { createKyselyStorage } from '../adapters/persistence/kysely/repositories/kysely-storage';
 import { openServingPglite, openServingPostgres, pendingMigrations, servingLoginRisks } from '../adapters/persistence/kysely/driver/serving-database';
 import { KyselyServiceKeyRepository } from '../adapters/persistence/kysely/repositories/service-key-repository';
+import type { Kysely } from 'kysely';
+import type { DB } from '../adapters/persistence/kysely/schema';
 import type { Storage } from '../adapters/persistence/storage';
 import type { ServiceKeyLookup } from '../application/ports/service-keys';
 import { kyselyModuleStore } from '../adapters/persistence/modules/kysely-module-store';
 import { type ModuleMigrations, pendingModuleMigrations } from '../adapters/persistence/modules/module-migrations';
 import type { ModuleStore } from '../adapters/persistence/modules/module-store';
+import { memoryModuleStore } from '../adapters/persistence/modules/memory-module-store';
+import { MemoryChangeLog } from '../adapters/persistence/memory/memory-change-log';
+import { MemoryServiceKeys } from '../adapters/persistence/memory/memory-service-keys';
+import { createMemoryStorage } from '../adapters/persistence/memory/memory-storage';
 import type { Config } from './config';
 
 type DatabaseConfig = Pick<Config, 'databaseUrl' | 'pgliteDir'>
@@ -27,16 +33,40 @@ export interface OpenedStorage {
   readonly pendingMigrations: () => Promise<string[]>;
   /** For the pool gauges; undefined on PGlite, which has no pool. */
   readonly poolStats: (() => PoolStats) | undefined;
-  /** How this instance hears the database's credential-change announcements (change-feed.ts). */
-  readonly listenForChanges: ListenForChanges;
+  /**
+   * How this instance hears the database's credential-change announcements (change-feed.ts);
+   * undefined in memory, where every writer is in this process and tells the change log itself.
+   */
+  readonly listenForChanges: ListenForChanges | undefined;
   /**
    * What the serving login could do beyond the app role (superuser, owner of the tables, ...), for a
    * warning at start; empty for a least-privileged login, and on PGlite, whose one session is
    * always a superuser's (the embedded database has no logins to choose from).
    */
   readonly loginRisks: string[];
-  /** Service keys, read as the app role (which may only read them). */
+  /** Service keys, read as the app role (which may only read them); in memory, also made and revoked there. */
   readonly serviceKeys: ServiceKeyLookup;
+  /** SQL storage: the serving database itself, as the app role (tools and tests look under the walls through the owner's view of it). */
+  readonly db?: Kysely<DB>;
+}
+
+/**
+ * Memory storage as the composition root takes storage (the test kit's, and the service's own
+ * tests'): its module store inside the same serialised unit of work, service keys kept beside it
+ * (their revocations logged in its change log), nothing to migrate or listen to.
+ */
+export function openMemoryStorage(storage: Storage = createMemoryStorage()): OpenedStorage & { readonly serviceKeys: MemoryServiceKeys } {
+  return {
+    storage,
+    moduleStore: memoryModuleStore(storage.unitOfWork),
+    location: 'memory',
+    appliedMigrations: [],
+    pendingMigrations: async () => [],
+    poolStats: undefined,
+    listenForChanges: undefined,
+    loginRisks: [],
+    serviceKeys: new MemoryServiceKeys(storage.changeLog instanceof MemoryChangeLog ? storage.changeLog : undefined),
+  };
 }
 
 /** A listener for the credential-change channel of the database the storage is on. */
@@ -104,6 +134,7 @@ export async function openStorage(
     pendingMigrations: async () => [...await pendingMigrations(db), ...await pendingModuleMigrations(db, modules)],
     poolStats,
     serviceKeys: new KyselyServiceKeyRepository(db),
+    db,
   };
 }
 

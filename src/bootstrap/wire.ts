@@ -29,12 +29,9 @@ import { RevokeInvite } from '../application/invites/revoke-invite';
 import { Signup } from '../application/signup/signup';
 import type { UseCases } from '../application/use-cases';
 import type { ModuleAuditAction } from '../domain/audit-event';
-import { BatchedApiKeyUsage } from '../adapters/cache/batched-api-key-usage';
-import { CredentialChangeFanOut } from '../adapters/cache/credential-change-fan-out';
-import { MemoryServiceKeys } from '../adapters/persistence/memory/memory-service-keys';
 import type { Storage } from '../adapters/persistence/storage';
-import { localCredentialFeed } from './change-feed';
 
+/** The ports the use-cases are built over, every one chosen by assemble (assemble.ts). */
 export interface Services {
   readonly hasher: PasswordHasher;
   readonly tokens: TokenService;
@@ -43,34 +40,16 @@ export interface Services {
   readonly clock: Clock;
   /** Failed logins per account: Redis when REDIS_URL is set (instances share the counts), else in process. */
   readonly loginThrottle: LoginThrottle;
-  /**
-   * The instance's view of members and keys for authentication. Either way the units of work of
-   * this process make it forget what they changed (see below). Unset: a cache over the storage that
-   * hears nothing else, right for memory storage and tests; main passes the one its change feed
-   * keeps current with every writer's changes (change-feed.ts).
-   */
-  readonly credentials?: CredentialStates | undefined;
-  /**
-   * The changes the instance applies, for verifying services' change streams and the trusted
-   * service keys. Given with `credentials` (change-feed.ts makes both). Credentials given without
-   * it: the feed refuses every subscriber, since nothing would reach them.
-   */
-  readonly credentialChanges?: CredentialChangeFeed | undefined;
-  /**
-   * How far the instance has followed the change log, for introspection answers. Given with
-   * `credentials` (change-feed.ts makes both); without it, introspection answers position 0, which
-   * no verifier takes for a fresh answer once it has heard a change.
-   */
-  readonly changePositions?: ChangePositions | undefined;
-  /** Where service keys are looked up; unset: none exist, and every service is refused. */
-  readonly serviceKeys?: ServiceKeyLookup | undefined;
-  /**
-   * Where last_used_at is kept; unset: batched writes to the storage, which nobody flushes at exit
-   * (main passes its own and closes it at shutdown).
-   */
-  readonly keyUsage?: ApiKeyUsage | undefined;
-  /** Failures of work done off a request's path (last_used_at writes); console.error when unset. */
-  readonly onBackgroundError?: ((error: unknown) => void) | undefined;
+  /** The instance's view of members and keys for authentication, kept current by its change feed (change-feed.ts). */
+  readonly credentials: CredentialStates;
+  /** The changes the instance applies, for verifying services' change streams and the trusted service keys. */
+  readonly credentialChanges: CredentialChangeFeed;
+  /** How far the instance has followed the change log, for introspection answers. */
+  readonly changePositions: ChangePositions;
+  /** Where service keys are looked up. */
+  readonly serviceKeys: ServiceKeyLookup;
+  /** Where last_used_at is kept. */
+  readonly keyUsage: ApiKeyUsage;
 }
 
 export interface Policy {
@@ -88,32 +67,23 @@ export interface Policy {
 
 export const DEFAULT_SERVICE_KEY_TRUST_MS = 5_000;
 
-/** Positions of an instance that follows no change log. */
-const NOT_FOLLOWING: ChangePositions = { current: 0, reach: async () => 0 };
-
 /**
- * The composition root's core: every use-case built from one storage backend and one set of
- * services. main and the tests call this same function, so tests exercise the real wiring.
+ * Every use-case, built from one storage backend and one set of ports: assemble's step (the one
+ * composition root, assemble.ts), which main, the test kit and the tests all go through.
  */
 export async function buildUseCases(storage: Storage, services: Services, policy: Policy): Promise<UseCases> {
   const { repos, unitOfWork } = storage;
-  const { hasher, tokens, ids, secrets, clock, loginThrottle } = services;
-  const local = services.credentials ? undefined : await localCredentialFeed(storage);
-  const credentials = services.credentials ?? local!.credentials;
-  const credentialChanges = services.credentialChanges ?? local?.changes ?? new CredentialChangeFanOut(false);
-  const positions = services.changePositions ?? local?.positions ?? NOT_FOLLOWING;
+  const { hasher, tokens, ids, secrets, clock, loginThrottle, credentials, credentialChanges, keyUsage, serviceKeys } = services;
+  const positions = services.changePositions;
   // The one place this instance forgets what it changed: right after each unit of work commits.
   storage.afterCommit((changes) => {
     for (const change of changes) credentials.forget(change);
   });
-  const onBackgroundError = services.onBackgroundError ?? ((error: unknown) => console.error('api key usage:', error));
-  const keyUsage = services.keyUsage ?? new BatchedApiKeyUsage(repos.apiKeys, clock, onBackgroundError);
   // Made once at start so that a login for an unknown e-mail costs one real verification too.
   const dummyHash = await hasher.hash(secrets.randomHex(32));
   const trail = new AuditTrail({ ids, clock });
   const auditEvents = repos.auditEvents;
   const authenticate = new Authenticate({ credentials, keyUsage, tokens, secrets, clock });
-  const serviceKeys = services.serviceKeys ?? new MemoryServiceKeys();
   const authenticateService = new AuthenticateService({
     serviceKeys, secrets, clock, trustForMs: policy.serviceKeyTrustMs ?? DEFAULT_SERVICE_KEY_TRUST_MS,
   });

@@ -1,24 +1,12 @@
 import type { RequestListener } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { AuditTrail } from '../application/audit/audit-trail';
 import { ManageServiceKeys } from '../application/service-keys/manage-service-keys';
 import type { UseCases } from '../application/use-cases';
-import { JwtTokenService } from '../adapters/crypto/jwt-token-service';
-import { NodeSecrets } from '../adapters/crypto/node-secrets';
-import { RandomUuidGenerator } from '../adapters/crypto/random-uuid-generator';
-import { createApp } from '../adapters/http/app';
-import { MemoryChangeLog } from '../adapters/persistence/memory/memory-change-log';
 import { MemoryServiceKeys } from '../adapters/persistence/memory/memory-service-keys';
-import { createMemoryStorage } from '../adapters/persistence/memory/memory-storage';
-import { memoryModuleStore } from '../adapters/persistence/modules/memory-module-store';
-import type { ModuleStore } from '../adapters/persistence/modules/module-store';
-import type { Storage } from '../adapters/persistence/storage';
-import { MemoryLoginThrottle } from '../adapters/rate-limit/memory-login-throttle';
-import { localCredentialFeed } from '../bootstrap/change-feed';
-import { loadConfig } from '../bootstrap/config';
-import { composeModules } from '../bootstrap/modules/compose-modules';
+import { assemble } from '../bootstrap/assemble';
+import { type Config, loadConfig } from '../bootstrap/config';
+import { type OpenedStorage, openMemoryStorage } from '../bootstrap/database';
 import type { PortcullisModule } from '../bootstrap/modules/portcullis-module';
-import { buildUseCases } from '../bootstrap/wire';
 import { ALL_TENANTS, namedTenants } from '../domain/service-key';
 import { InsecureFastPasswordHasherForTestsOnly } from './insecure-fast-password-hasher';
 import { TestClock } from './test-clock';
@@ -54,12 +42,11 @@ export interface TestPortcullisParts {
   readonly useCases: UseCases;
   readonly clock: TestClock;
   readonly unexpectedErrors: unknown[];
-  readonly storage: Storage;
   readonly serviceKeys: ManageServiceKeys;
   /** Resolves once every change committed so far has been applied and handed to the change streams. */
   readonly caughtUp: () => Promise<unknown>;
-  /** Stops following the change log. */
-  readonly stopFollowing: () => Promise<void>;
+  /** Stops following the change log and lets go of the storage. */
+  readonly close: () => Promise<void>;
 }
 
 export interface ServiceKeyOptions {
@@ -79,21 +66,19 @@ export class TestPortcullis extends TestWorld {
   readonly app: RequestListener;
   /** Errors the app answered with a 500 or 503: a test may assert it stays empty. */
   readonly unexpectedErrors: unknown[];
-  private readonly storage: Storage;
   private readonly serviceKeys: ManageServiceKeys;
   /** The raw keys the kit made, with the id each is revoked by. */
   private readonly serviceKeyIds = new Map<string, string>();
   protected readonly caughtUp: () => Promise<unknown>;
-  private readonly stopFollowing: () => Promise<void>;
+  private readonly closeAssembly: () => Promise<void>;
 
   constructor(parts: TestPortcullisParts) {
     super(parts.useCases, parts.clock);
     this.app = parts.app;
     this.unexpectedErrors = parts.unexpectedErrors;
-    this.storage = parts.storage;
     this.serviceKeys = parts.serviceKeys;
     this.caughtUp = parts.caughtUp;
-    this.stopFollowing = parts.stopFollowing;
+    this.closeAssembly = parts.close;
   }
 
   /**
@@ -120,65 +105,65 @@ export class TestPortcullis extends TestWorld {
 
   /** Stops following the change log and lets go of the storage. */
   async close(): Promise<void> {
-    await this.stopFollowing();
-    await this.storage.close();
+    await this.closeAssembly();
   }
 }
 
 /**
- * Builds a test Portcullis with the production composition: buildUseCases (the one function main
- * builds every use-case with), composeModules (how main mounts the modules, with their checks), and
- * createApp (main's HTTP app). What differs from `npm start` is only what a test needs to differ:
- * memory storage, the kit's clock, a random signing secret, a cheap password hash, no rate limits.
+ * Builds a test Portcullis with the production composition: assemble, the one function main builds
+ * the service with (use-cases, modules with their checks, the HTTP app). What differs from
+ * `npm start` is only what a test needs to differ: memory storage, the kit's clock, a random
+ * signing secret, a cheap password hash, no rate limits.
  */
 export async function createTestPortcullis(options: TestPortcullisOptions = {}): Promise<TestPortcullis> {
-  const storage = createMemoryStorage();
-  return assembleTestPortcullis(storage, memoryModuleStore(storage.unitOfWork), options);
+  return assembleTestPortcullis(openMemoryStorage(), options);
 }
 
 /**
- * The same assembly over a storage backend of the caller's choice: the benchmark runs the kit's
- * flow on PGlite and Postgres with it. Not part of the kit's public entry point.
+ * The same assembly over storage of the caller's choice: the benchmark and the service's own tests
+ * run the kit's flow on PGlite and Postgres with it. Not part of the kit's public entry point.
  */
-export async function assembleTestPortcullis(storage: Storage, moduleStore: ModuleStore, options: TestPortcullisOptions = {}): Promise<TestPortcullis> {
-  return new TestPortcullis(await assembleParts(storage, moduleStore, options));
+export async function assembleTestPortcullis(storage: OpenedStorage, options: TestPortcullisOptions = {}): Promise<TestPortcullis> {
+  return new TestPortcullis(await assembleParts(storage, options));
+}
+
+/** The kit's configuration: the service's defaults, with what a test must not meet (rate limits) raised. */
+function kitConfig(options: TestPortcullisOptions): Config {
+  const defaults = loadConfig({});
+  return {
+    ...defaults,
+    corsOrigin: TEST_ORIGIN,
+    rateLimits: UNLIMITED,
+    jwtSecret: randomBytes(32).toString('hex'),
+    inviteTtlSeconds: options.inviteTtlSeconds ?? defaults.inviteTtlSeconds,
+    metrics: { enabled: false, port: undefined },
+  };
 }
 
 /** The kit's composition, for TestPortcullis and the kit's server (test-portcullis-server.ts) alike. */
-export async function assembleParts(storage: Storage, moduleStore: ModuleStore, options: TestPortcullisOptions): Promise<TestPortcullisParts> {
+export async function assembleParts(storage: OpenedStorage, options: TestPortcullisOptions): Promise<TestPortcullisParts> {
   const clock = options.clock instanceof TestClock ? options.clock : new TestClock(options.clock);
-  const defaults = loadConfig({});
-  const ids = new RandomUuidGenerator();
-  const secrets = new NodeSecrets();
-  // Memory storage logs service key revocations in its own change log, as the database's trigger does.
-  const serviceKeyStore = new MemoryServiceKeys(storage.changeLog instanceof MemoryChangeLog ? storage.changeLog : undefined);
-  const feed = await localCredentialFeed(storage);
-  const useCases = await buildUseCases(storage, {
-    hasher: new InsecureFastPasswordHasherForTestsOnly(),
-    tokens: new JwtTokenService(randomBytes(32).toString('hex')),
-    ids,
-    secrets,
-    clock,
-    loginThrottle: new MemoryLoginThrottle(defaults.loginFailures, clock),
-    serviceKeys: serviceKeyStore,
-    credentials: feed.credentials,
-    credentialChanges: feed.changes,
-    changePositions: feed.positions,
-  }, {
-    serviceKeyTrustMs: SERVICE_KEY_TRUST_MS,
-    inviteTtlSeconds: options.inviteTtlSeconds ?? defaults.inviteTtlSeconds,
-    moduleAuditActions: (options.modules ?? []).flatMap((module) => module.auditActions ?? []),
-  });
-  const composed = await composeModules(options.modules ?? [], { store: moduleStore, clock, ids, trail: new AuditTrail({ ids, clock }) });
   const unexpectedErrors: unknown[] = [];
-  const app = createApp(useCases, { corsOrigin: TEST_ORIGIN, rateLimits: UNLIMITED }, {
-    onError: (error) => unexpectedErrors.push(error),
-    modules: composed.http,
-    apiReferenceJson: composed.apiReferenceJson,
+  // The kit makes and revokes service keys itself: kept in memory beside any storage (on SQL storage
+  // only the schema's owner may write them).
+  const serviceKeyStore = storage.serviceKeys instanceof MemoryServiceKeys ? storage.serviceKeys : new MemoryServiceKeys();
+  const service = await assemble(kitConfig(options), {
+    storage: { ...storage, serviceKeys: serviceKeyStore },
+    clock,
+    hasher: new InsecureFastPasswordHasherForTestsOnly(),
+    modules: options.modules,
+    serviceKeyTrustMs: SERVICE_KEY_TRUST_MS,
     changeHeartbeatMs: options.changeHeartbeatMs,
+    onError: (error) => unexpectedErrors.push(error),
   });
-  const serviceKeys = new ManageServiceKeys({ serviceKeys: serviceKeyStore, ids, secrets, clock });
+  const serviceKeys = new ManageServiceKeys({ serviceKeys: serviceKeyStore, ids: service.ids, secrets: service.secrets, clock });
   return {
-    app, useCases, clock, unexpectedErrors, storage, serviceKeys, caughtUp: () => feed.positions.caughtUp(), stopFollowing: () => feed.close(),
+    app: service.listener,
+    useCases: service.useCases,
+    clock,
+    unexpectedErrors,
+    serviceKeys,
+    caughtUp: () => service.feed.positions.caughtUp(),
+    close: () => service.close(),
   };
 }

@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { memoryModuleStore } from '../adapters/persistence/modules/memory-module-store';
-import { createMemoryStorage } from '../adapters/persistence/memory/memory-storage';
+import { openMemoryStorage } from '../bootstrap/database';
 import { ChangeStreams } from './change-streams';
 import { assembleParts, TestPortcullis, type TestPortcullisOptions, type TestPortcullisParts } from './create-test-portcullis';
 
@@ -149,8 +148,7 @@ export class TestPortcullisServer extends TestPortcullis {
  * over HTTP so that the client library introspects and follows the change stream as in production.
  */
 export async function startTestPortcullis(options: TestPortcullisOptions = {}): Promise<TestPortcullisServer> {
-  const storage = createMemoryStorage();
-  const parts = await assembleParts(storage, memoryModuleStore(storage.unitOfWork), options);
+  const parts = await assembleParts(openMemoryStorage(), options);
   const streams = new ChangeStreams();
   const server = createServer(streams.watch(parts.app));
   await new Promise<void>((resolve, reject) => {

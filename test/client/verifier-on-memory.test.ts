@@ -6,13 +6,13 @@ import type { CredentialChangeFanOut } from '../../src/adapters/cache/credential
 import { MemoryServiceKeys } from '../../src/adapters/persistence/memory/memory-service-keys';
 import { AUTH, bearer, createApiKey, joinWithRole, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { buildTestApp } from '../support/http-app';
-import { ManualClock } from '../support/manual-clock';
+import { TestClock } from '../../src/testing/test-clock';
 import { TEST_JWT_SECRET } from '../support/test-use-cases';
 import { countingIntrospections, type Downstream, downstream, RunningServer, serviceKeyManager } from '../support/verifier-fixtures';
 
 /** A Portcullis on memory storage, on a real port, and the example downstream service in front of it. */
 async function setup() {
-  const clock = new ManualClock();
+  const clock = new TestClock();
   const serviceKeys = new MemoryServiceKeys();
   const manage = serviceKeyManager(serviceKeys, clock);
   const { rawKey } = await manage.create('downstream', ALL_TENANTS);
@@ -82,7 +82,7 @@ describe('the verifier library against Portcullis (memory storage)', () => {
       const expiring = (await request(ctx.app).post(`${AUTH}/api-keys`).set(bearer(owner)).send({ expires_in_days: 1 })).body.api_key as string;
       const adminKey = await createApiKey(ctx.app, admin);
       await request(ctx.app).delete(`${AUTH}/members/${admin.userId}`).set(bearer(owner)).expect(200);
-      ctx.clock.advanceSeconds(2 * 86_400);
+      ctx.clock.advance({ seconds: 2 * 86_400 });
       for (const key of [unknown, revoked, expiring, adminKey]) {
         expectRefused(await whoami(ctx.service, apiKeyHeader(key)), 401, 'Invalid API key');
       }
@@ -188,7 +188,7 @@ describe('the verifier library against Portcullis (memory storage)', () => {
       const owner = await signupOwner(ctx.app);
       const key = (await request(ctx.app).post(`${AUTH}/api-keys`).set(bearer(owner)).send({ expires_in_days: 1 })).body.api_key as string;
       expect((await whoami(ctx.service, apiKeyHeader(key))).status).toBe(200);
-      ctx.clock.advanceSeconds(86_400);
+      ctx.clock.advance({ seconds: 86_400 });
       expectRefused(await whoami(ctx.service, apiKeyHeader(key)), 401, 'Invalid API key');
     });
   });
@@ -234,7 +234,7 @@ describe('the verifier library against Portcullis (memory storage)', () => {
     it('a revoked service key: Portcullis answers the service 401, the service fails closed with 503 and loses its feed', async () => {
       const owner = await signupOwner(ctx.app);
       await ctx.manage.revoke('downstream');
-      ctx.clock.advanceSeconds(6); // past the few seconds a verified service key is trusted
+      ctx.clock.advance({ seconds: 6 }); // past the few seconds a verified service key is trusted
       const down = ctx.service.nextFeed(false);
       expectRefused(await whoami(ctx.service, bearer(owner)), 503, 'Authentication unavailable');
       expect(ctx.service.errors.map((e) => e.message)).toContain('Portcullis refused this service key (missing, unknown or revoked)');

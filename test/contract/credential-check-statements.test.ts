@@ -1,9 +1,7 @@
 import { BatchedApiKeyUsage } from '../../src/adapters/cache/batched-api-key-usage';
-import { CachedCredentialStates } from '../../src/adapters/cache/cached-credential-states';
-import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
-import { openServingPglite, openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import type { Storage } from '../../src/adapters/persistence/storage';
-import { ManualClock } from '../support/manual-clock';
+import { type OpenedStorage, openStorage } from '../../src/bootstrap/database';
+import { TestClock } from '../../src/testing/test-clock';
 import { assertPgliteCanLoadInJest } from '../support/pglite';
 import { describeIfPostgres } from '../support/postgres';
 import { type SqlBackend, statementsDuring } from '../support/statement-counter';
@@ -19,21 +17,24 @@ const MINUTE_S = 60;
  * (test/support/statement-counter.ts), never timed: a miss is one statement, with no transaction
  * of its own; a hit is none; a request never writes; key usage is one write per interval.
  */
-function describeCredentialCheck(backend: SqlBackend, open: () => Promise<Storage>): void {
+function describeCredentialCheck(backend: SqlBackend, open: () => Promise<OpenedStorage>): void {
   describe(`the credential check's statements on ${backend}`, () => {
+    let opened: OpenedStorage;
     let storage: Storage;
     beforeAll(async () => {
-      storage = await open();
+      // Nothing listening: no follower reads the change log in the background of a count.
+      opened = { ...(await open()), listenForChanges: undefined };
+      storage = opened.storage;
     });
     afterAll(async () => {
       await storage.close();
     });
 
     async function service() {
-      const clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
-      const credentials = new CachedCredentialStates(storage.repos);
+      const clock = new TestClock(new Date('2030-01-01T00:00:00Z'));
       const keyUsage = new BatchedApiKeyUsage(storage.repos.apiKeys, clock, (error) => { throw error; });
-      const { useCases } = await buildTestUseCases({ storage, clock, credentials, keyUsage });
+      const { useCases, assembly } = await buildTestUseCases({ opened, clock, keyUsage });
+      const { credentials } = assembly.feed;
       const { token } = await useCases.signup.execute({ email: uniqueEmail(), password: 'correct horse battery', tenantName: 'Statements' });
       const principal = await useCases.authenticate.execute({ apiKey: undefined, authorization: `Bearer ${token}` });
       const check = (credential: { apiKey?: string; token?: string }) => useCases.authenticate.execute({
@@ -82,19 +83,19 @@ function describeCredentialCheck(backend: SqlBackend, open: () => Promise<Storag
       const { tenant, user } = await seedTenant(storage.repos, 'admin');
       const keys = Array.from({ length: 1000 }, () => anApiKey(tenant.id, user.id));
       for (const key of keys) await storage.repos.apiKeys.create(key);
-      const clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
+      const clock = new TestClock(new Date('2030-01-01T00:00:00Z'));
       const usage = new BatchedApiKeyUsage(storage.repos.apiKeys, clock, (error) => { throw error; }, { intervalMs: 60_000, keysPerStatement: 10_000, maxPending: 200_000 });
 
       const gathering = await statementsDuring(backend, async () => {
         for (const key of keys) usage.recordUse(tenant.id, key.id, clock.now());
-        clock.advanceSeconds(MINUTE_S / 2);
+        clock.advance({ seconds: MINUTE_S / 2 });
         for (const key of keys) usage.recordUse(tenant.id, key.id, clock.now());
         await usage.settled();
       });
       expect(gathering).toEqual([]);
       const lastOfInterval = clock.now();
 
-      clock.advanceSeconds(MINUTE_S / 2);
+      clock.advance({ seconds: MINUTE_S / 2 });
       const due = await statementsDuring(backend, async () => {
         usage.recordUse(tenant.id, keys[0]!.id, clock.now()); // the interval is over: the batch goes
         await usage.settled();
@@ -105,7 +106,7 @@ function describeCredentialCheck(backend: SqlBackend, open: () => Promise<Storag
       expect(written.get(keys[0]!.id)).toEqual(clock.now());
       for (const key of keys.slice(1)) expect(written.get(key.id)).toEqual(lastOfInterval);
 
-      clock.advanceSeconds(5);
+      clock.advance({ seconds: 5 });
       const closing = await statementsDuring(backend, async () => {
         for (const key of keys.slice(0, 10)) usage.recordUse(tenant.id, key.id, clock.now());
         await usage.close();
@@ -117,14 +118,8 @@ function describeCredentialCheck(backend: SqlBackend, open: () => Promise<Storag
   });
 }
 
-describeCredentialCheck('pglite', async () => {
-  const { db, close, walls } = await openServingPglite('memory://');
-  return createKyselyStorage({ db, walls }, close);
-});
+describeCredentialCheck('pglite', () => openStorage({ databaseUrl: undefined, pgliteDir: 'memory://' }));
 
 describeIfPostgres('postgres', (url) => {
-  describeCredentialCheck('postgres', async () => {
-    const { db, close, walls } = await openServingPostgres(url, { max: 2 });
-    return createKyselyStorage({ db, walls }, close);
-  });
+  describeCredentialCheck('postgres', () => openStorage({ databaseUrl: url, pgliteDir: '', database: { poolMax: 2, connectTimeoutMs: 2_000, statementTimeoutMs: 5_000 } }));
 });

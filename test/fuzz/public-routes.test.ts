@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { ManualClock } from '../support/manual-clock';
+import { TestClock } from '../../src/testing/test-clock';
 import { createInvite, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';
 import { extraHeaders, wireBody } from './arbitraries';
@@ -36,12 +36,12 @@ describe('fuzz: public routes', () => {
   let expired: string;
 
   beforeAll(async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock();
     ({ target } = await memoryTarget({ clock, inviteTtlSeconds: INVITE_TTL_SECONDS }));
     const { app } = target;
     owner = await signupOwner(app, 'Fuzz Public');
     expired = (await createInvite(app, owner)).token;
-    clock.advanceSeconds(INVITE_TTL_SECONDS + 60);
+    clock.advance({ seconds: INVITE_TTL_SECONDS + 60 });
     for (let i = 0; i < 8; i += 1) pending.add((await createInvite(app, owner)).token);
     const used = [...pending][0]!;
     const joiner = uniqueEmail('joiner');

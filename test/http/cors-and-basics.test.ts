@@ -1,8 +1,7 @@
-import type { RequestListener } from 'node:http';
+import { createMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
+import type { Storage } from '../../src/adapters/persistence/storage';
 import request from 'supertest';
-import type { UseCases } from '../../src/application/use-cases';
-import { createApp } from '../../src/adapters/http/app';
-import { buildTestApp, GENEROUS_RATE_LIMITS, TEST_CORS_ORIGIN } from '../support/http-app';
+import { buildTestApp, TEST_CORS_ORIGIN } from '../support/http-app';
 import { AUTH, bearer, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';
 
@@ -127,11 +126,10 @@ describe('Response hygiene', () => {
   });
 
   it('answers an unexpected failure with an opaque 500 and hands the error to the log', async () => {
-    const { useCases } = await buildTestApp();
     const failure = new Error('connection to db.internal:5432 refused (password=hunter2)');
-    const broken: UseCases = { ...useCases, login: { execute: async () => { throw failure; } } as unknown as UseCases['login'] };
-    const logged: unknown[] = [];
-    const app: RequestListener = createApp(broken, { corsOrigin: TEST_CORS_ORIGIN, rateLimits: GENEROUS_RATE_LIMITS }, (err) => logged.push(err));
+    const storage = createMemoryStorage();
+    const broken: Storage = { ...storage, repos: { ...storage.repos, users: { ...storage.repos.users, findByEmail: async () => { throw failure; } } } };
+    const { app, logged } = await buildTestApp({}, { storage: broken });
 
     const res = await request(app).post(`${AUTH}/login`).send({ email: uniqueEmail(), password: PASSWORD });
     expect(res.status).toBe(500);

@@ -1,11 +1,11 @@
+import { createMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
+import type { Storage } from '../../src/adapters/persistence/storage';
 import type { RequestListener } from 'node:http';
 import { MemoryStore, type IncrementResponse, type Store } from 'express-rate-limit';
 import { Registry } from 'prom-client';
 import request, { type Response } from 'supertest';
 import { DirectRoutes } from '../../src/adapters/http/fast-path/direct-routes';
 import { HttpMetrics } from '../../src/adapters/http/middleware/http-metrics';
-import { createApp } from '../../src/adapters/http/app';
-import type { UseCases } from '../../src/application/use-cases';
 import { buildTestApp, TEST_CORS_ORIGIN, GENEROUS_RATE_LIMITS } from '../support/http-app';
 import { AUTH, bearer, createApiKey, joinWithRole, signupOwner } from '../support/http-fixtures';
 import { captureLog } from '../support/log-capture';
@@ -104,12 +104,20 @@ describe('direct routes answer as Express answers the same route', () => {
   });
 
   it('the same opaque 500 when a use-case fails unexpectedly, logged each way', async () => {
-    const { useCases } = await buildTestApp();
     const failure = new Error('boom');
-    const broken: UseCases = { ...useCases, authenticate: { execute: async () => { throw failure; } } as unknown as UseCases['authenticate'] };
-    const logged: unknown[] = [];
-    const app = createApp(broken, { corsOrigin: TEST_CORS_ORIGIN, rateLimits: GENEROUS_RATE_LIMITS }, (err) => logged.push(err));
-    const res = await expectSameAnswer(app, `${AUTH}/me`, { Authorization: 'Bearer x' });
+    const storage = createMemoryStorage();
+    let failing = false;
+    const broken: Storage = {
+      ...storage,
+      repos: { ...storage.repos, users: { ...storage.repos.users, findAuthState: async (...args: Parameters<Storage['repos']['users']['findAuthState']>) => {
+        if (failing) throw failure;
+        return storage.repos.users.findAuthState(...args);
+      } } },
+    };
+    const { app, logged } = await buildTestApp({}, { storage: broken });
+    const owner = await signupOwner(app);
+    failing = true;
+    const res = await expectSameAnswer(app, `${AUTH}/me`, { Authorization: `Bearer ${owner.token}` });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: 'Internal server error' });
     expect(logged).toEqual([failure, failure]);

@@ -6,14 +6,14 @@ import { HttpMetrics } from '../../src/adapters/http/middleware/http-metrics';
 import { MemoryServiceKeys } from '../../src/adapters/persistence/memory/memory-service-keys';
 import { AUTH, bearer, createApiKey, expectError, joinWithRole, signupOwner } from '../support/http-fixtures';
 import { buildTestApp } from '../support/http-app';
-import { ManualClock } from '../support/manual-clock';
+import { TestClock } from '../../src/testing/test-clock';
 import { TEST_JWT_SECRET } from '../support/test-use-cases';
 import { serviceKeyManager } from '../support/verifier-fixtures';
 
 const INTROSPECT = `${AUTH}/introspect`;
 
 async function setup() {
-  const clock = new ManualClock();
+  const clock = new TestClock();
   const serviceKeys = new MemoryServiceKeys();
   const manage = serviceKeyManager(serviceKeys, clock);
   const { rawKey } = await manage.create('reporting', ALL_TENANTS);
@@ -63,7 +63,7 @@ describe('POST /api/v1/auth/introspect', () => {
     const revokedId = (await request(app).get(`${AUTH}/api-keys`).set(bearer(owner))).body.api_keys
       .find((k: { id: string }) => !keys.body.api_keys.some((old: { id: string }) => old.id === k.id)).id;
     await request(app).delete(`${AUTH}/api-keys/${revokedId}`).set(bearer(owner)).expect(200);
-    clock.advanceSeconds(2 * 86_400);
+    clock.advance({ seconds: 2 * 86_400 });
 
     for (const body of [
       { api_key: 'not-a-key' },
@@ -127,7 +127,7 @@ describe('POST /api/v1/auth/introspect', () => {
     const { rawKey: other } = await manage.create('other', ALL_TENANTS);
     expect((await introspect({ token: 'x' }, other)).status).toBe(200);
     await manage.revoke('other');
-    clock.advanceSeconds(6); // past the time a verified key is trusted without a lookup
+    clock.advance({ seconds: 6 }); // past the time a verified key is trusted without a lookup
     expectError(await introspect({ token: 'x' }, other), 401, 'Invalid or missing service key');
   });
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, createInvite, expectError, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
-import { ManualClock } from '../support/manual-clock';
+import { TestClock } from '../../src/testing/test-clock';
 import { uniqueEmail } from '../support/test-use-cases';
 import type { RequestListener } from 'node:http';
 
@@ -21,7 +21,7 @@ async function idOf(app: RequestListener, admin: Account, email: string): Promis
 
 describe('POST /api/v1/auth/invite', () => {
   it('answers 201 with a 64-hex token and an ISO expiry', async () => {
-    const clock = new ManualClock(new Date('2030-01-01T00:00:00.000Z'));
+    const clock = new TestClock(new Date('2030-01-01T00:00:00.000Z'));
     const { app } = await buildTestApp({}, { clock, inviteTtlSeconds: 86_400 });
     const owner = await signupOwner(app);
     const res = await request(app).post(`${AUTH}/invite`).set(bearer(owner)).send({ email: uniqueEmail(), role: 'viewer' });
@@ -39,20 +39,20 @@ describe('POST /api/v1/auth/invite', () => {
 
 describe('GET /api/v1/auth/invites', () => {
   it("lists only the caller's pending invites, newest first, without tokens", async () => {
-    const clock = new ManualClock(new Date('2030-01-01T00:00:00.000Z'));
+    const clock = new TestClock(new Date('2030-01-01T00:00:00.000Z'));
     const { app } = await buildTestApp({}, { clock, inviteTtlSeconds: 100 });
     const owner = await signupOwner(app);
     const stranger = await signupOwner(app, 'Other');
 
     await createInvite(app, owner, { email: uniqueEmail('expired') });         // t=0, expires t=100
-    clock.advanceSeconds(60);
+    clock.advance({ seconds: 60 });
     const older = await createInvite(app, owner, { email: uniqueEmail('older'), role: 'admin' }); // t=60
-    clock.advanceSeconds(1);
+    clock.advance({ seconds: 1 });
     const newer = await createInvite(app, owner, { email: uniqueEmail('newer') });       // t=61
     const accepted = await createInvite(app, owner, { email: uniqueEmail('accepted') }); // t=61
     await request(app).post(`${AUTH}/signup`).send({ email: accepted.email, password: PASSWORD, invite_token: accepted.token }).expect(201);
     await createInvite(app, stranger, { email: uniqueEmail('stranger') });
-    clock.advanceSeconds(50); // t=111: the first has expired
+    clock.advance({ seconds: 50 }); // t=111: the first has expired
 
     const invites = await listInvites(app, owner);
     expect(invites).toEqual([
@@ -87,12 +87,12 @@ describe('DELETE /api/v1/auth/invites/:id', () => {
   });
 
   it('deletes an expired invite too (expiry is not checked)', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock();
     const { app, storage } = await buildTestApp({}, { clock, inviteTtlSeconds: 100 });
     const owner = await signupOwner(app);
     const invite = await createInvite(app, owner);
     const id = await idOf(app, owner, invite.email);
-    clock.advanceSeconds(101);
+    clock.advance({ seconds: 101 });
     expect(await listInvites(app, owner)).toEqual([]);
 
     await request(app).delete(`${AUTH}/invites/${id}`).set(bearer(owner)).expect(200, { deleted: true });

@@ -2,7 +2,7 @@ import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { buildTestApp, expectTooManyRequests, SPEC_RATE_LIMITS } from '../support/http-app';
 import { AUTH, bearer, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
-import { ManualClock } from '../support/manual-clock';
+import { TestClock } from '../../src/testing/test-clock';
 import { uniqueEmail } from '../support/test-use-cases';
 
 // Clients at distinct addresses behind one trusted proxy (X-Forwarded-For). The per-address rate
@@ -21,7 +21,7 @@ const freshAddress = () => {
 
 describe('Failed logins, throttled per account and client address, with a ceiling over all addresses', () => {
   it("answers 429 after 10 failures from one address in 15 minutes by default; the owner's own address still logs in", async () => {
-    const { app } = await buildTestApp(behindOneProxy, { clock: new ManualClock() });
+    const { app } = await buildTestApp(behindOneProxy, { clock: new TestClock() });
     const owner = await signupOwner(app);
     for (let i = 0; i < 10; i += 1) expect((await loginFrom(app, ATTACKER, owner.email, 'wrong password')).status).toBe(401);
     const res = await loginFrom(app, ATTACKER, owner.email, PASSWORD);
@@ -33,7 +33,7 @@ describe('Failed logins, throttled per account and client address, with a ceilin
   });
 
   it('refuses every address after 100 failures over all of them by default (distributed guessing)', async () => {
-    const { app } = await buildTestApp(behindOneProxy, { clock: new ManualClock() });
+    const { app } = await buildTestApp(behindOneProxy, { clock: new TestClock() });
     const owner = await signupOwner(app);
     for (let address = 0; address < 10; address += 1) {
       for (let i = 0; i < 10; i += 1) expect((await loginFrom(app, `198.51.100.${address}`, owner.email, 'wrong password')).status).toBe(401);
@@ -44,11 +44,11 @@ describe('Failed logins, throttled per account and client address, with a ceilin
   });
 
   it('refuses the right password too from a throttled address, so a lucky guess is not revealed', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock();
     const { app } = await buildTestApp(behindOneProxy, { clock, loginFailures: { limit: 3, accountLimit: 20, windowSeconds: 600 } });
     const owner = await signupOwner(app);
     for (let i = 0; i < 3; i += 1) await loginFrom(app, ATTACKER, owner.email, 'wrong password');
-    clock.advanceSeconds(120);
+    clock.advance({ seconds: 120 });
     const right = await loginFrom(app, ATTACKER, owner.email, PASSWORD);
     expect(expectTooManyRequests(right, { maxSeconds: 600 })).toBe(480);
 
@@ -57,7 +57,7 @@ describe('Failed logins, throttled per account and client address, with a ceilin
     for (let i = 0; i < 3; i += 1) expect((await loginFrom(app, ATTACKER, nobody, PASSWORD)).status).toBe(401);
     expectTooManyRequests(await loginFrom(app, ATTACKER, nobody, PASSWORD), { maxSeconds: 600 });
 
-    clock.advanceSeconds(480);
+    clock.advance({ seconds: 480 });
     const after = await loginFrom(app, ATTACKER, owner.email, PASSWORD);
     expect(after.status).toBe(200);
     expect(Object.keys(after.body as object).sort()).toEqual(['expires_in', 'token']);

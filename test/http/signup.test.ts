@@ -2,7 +2,7 @@ import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, createInvite, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
-import { ManualClock } from '../support/manual-clock';
+import { TestClock } from '../../src/testing/test-clock';
 import { uniqueEmail } from '../support/test-use-cases';
 import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
 import type { Secrets } from '../../src/application/ports/secrets';
@@ -128,13 +128,13 @@ describe('POST /api/v1/auth/signup', () => {
     });
 
     it('answers 400 Invite expired once expires_at has passed, and creates no user', async () => {
-      const clock = new ManualClock();
+      const clock = new TestClock();
       const { app } = await buildTestApp({}, { clock, inviteTtlSeconds: 3600 });
       const owner = await signupOwner(app);
       const invite = await createInvite(app, owner);
       expect(new Date(invite.expiresAt).getTime()).toBe(clock.now().getTime() + 3600 * 1000);
 
-      clock.advanceSeconds(3600);
+      clock.advance({ seconds: 3600 });
       const res = await request(app).post(`${AUTH}/signup`).send({ email: invite.email, password: PASSWORD, invite_token: invite.token });
       expectError(res, 400, 'Invite expired');
       const login = await request(app).post(`${AUTH}/login`).send({ email: invite.email, password: PASSWORD });
@@ -142,11 +142,11 @@ describe('POST /api/v1/auth/signup', () => {
     });
 
     it('still accepts an invite one second before it expires', async () => {
-      const clock = new ManualClock();
+      const clock = new TestClock();
       const { app } = await buildTestApp({}, { clock, inviteTtlSeconds: 3600 });
       const owner = await signupOwner(app);
       const invite = await createInvite(app, owner);
-      clock.advanceSeconds(3599);
+      clock.advance({ seconds: 3599 });
       const res = await request(app).post(`${AUTH}/signup`).send({ email: invite.email, password: PASSWORD, invite_token: invite.token });
       expect(res.status).toBe(201);
     });

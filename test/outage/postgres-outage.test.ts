@@ -1,19 +1,19 @@
+import { buildTestApp } from '../support/http-app';
 import type { RequestListener } from 'node:http';
 import { type Kysely, sql } from 'kysely';
 import request, { type Response } from 'supertest';
 import { StorageUnavailable } from '../../src/application/ports/storage-unavailable';
 import { BatchedApiKeyUsage } from '../../src/adapters/cache/batched-api-key-usage';
-import { createApp } from '../../src/adapters/http/app';
 import { openPostgres, type OpenDatabase } from '../../src/adapters/persistence/kysely/driver/dialects';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import { SystemClock } from '../../src/adapters/time/system-clock';
 import { openStorage, type OpenedStorage } from '../../src/bootstrap/database';
 import { readinessProbe } from '../../src/bootstrap/readiness';
 import { AUTH, bearer, createApiKey, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
-import { expectServiceUnavailable, GENEROUS_RATE_LIMITS, TEST_CORS_ORIGIN } from '../support/http-app';
+import { expectServiceUnavailable } from '../support/http-app';
 import { describeIfPostgres } from '../support/postgres';
 import { postgresTarget, TcpProxy, throughPort } from '../support/tcp-proxy';
-import { buildTestUseCases, uniqueEmail } from '../support/test-use-cases';
+import { uniqueEmail } from '../support/test-use-cases';
 
 const CONNECT_TIMEOUT_MS = 1_000;
 const STATEMENT_TIMEOUT_MS = 1_500;
@@ -48,11 +48,11 @@ describeIfPostgres('Postgres outage, cut for real through a TCP proxy', (url) =>
     owner = openPostgres(url, { max: 2 }); // straight to Postgres, to see what is really stored
     // As main: the key's uses gathered are written before the pool closes, not into a closed one later.
     keyUsage = new BatchedApiKeyUsage(opened.storage.repos.apiKeys, new SystemClock(), () => undefined);
-    const { useCases } = await buildTestUseCases({ storage: opened.storage, keyUsage });
-    app = createApp(useCases, { corsOrigin: TEST_CORS_ORIGIN, rateLimits: GENEROUS_RATE_LIMITS }, {
+    // Nothing listening for changes: what the instance answers is decided by the requests alone.
+    ({ app } = await buildTestApp({}, { opened: { ...opened, listenForChanges: undefined }, keyUsage }, {
       onError: (error) => logged.push(error),
       readiness: readinessProbe({ isShuttingDown: () => shuttingDown, pendingMigrations: opened.pendingMigrations, timeoutMs: 3_000 }),
-    });
+    }));
     account = await signupOwner(app, 'Outage');
     apiKey = await createApiKey(app, account);
   });

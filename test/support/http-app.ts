@@ -1,7 +1,9 @@
 import type { RequestListener } from 'node:http';
 import type { Response } from 'supertest';
-import { type AppOptions, createApp, type HttpConfig } from '../../src/adapters/http/app';
-import { buildTestUseCases, type TestUseCases, type TestUseCasesOptions } from './test-use-cases';
+import type { HttpConfig } from '../../src/adapters/http/app';
+import type { AssemblyParts } from '../../src/bootstrap/assemble';
+import type { Config } from '../../src/bootstrap/config';
+import { assembleForTest, testConfig, type TestUseCases, type TestUseCasesOptions } from './test-use-cases';
 
 export const TEST_CORS_ORIGIN = 'http://localhost:5173';
 
@@ -18,25 +20,58 @@ export interface TestApp extends TestUseCases {
 }
 
 /**
- * The app as main builds it (buildUseCases, then createApp), over memory storage and real crypto.
- * `appOptions` adds a logger, metrics or a readiness probe; errors are collected in `logged` either way.
+ * The app as main builds it (assemble, the one composition root), over memory storage and real
+ * crypto. `appOptions` adds a logger, metrics or a readiness probe; errors are collected in `logged`
+ * either way.
  */
 export async function buildTestApp(
   overrides: Partial<HttpConfig> = {},
   options: TestUseCasesOptions = {},
-  appOptions: AppOptions = {},
+  appOptions: TestAppOptions = {},
 ): Promise<TestApp> {
-  const built = await buildTestUseCases(options);
   const logged: unknown[] = [];
-  const config: HttpConfig = { corsOrigin: TEST_CORS_ORIGIN, rateLimits: GENEROUS_RATE_LIMITS, ...overrides };
-  const app = createApp(built.useCases, config, {
-    ...appOptions,
+  const { rateLimitStore, trustProxy, rateLimits, corsOrigin } = overrides;
+  const defaults = testConfig(options);
+  const config = testConfig(options, {
+    corsOrigin: corsOrigin ?? TEST_CORS_ORIGIN,
+    rateLimits: { ...defaults.rateLimits, ...GENEROUS_RATE_LIMITS, ...rateLimits },
+    trustProxy: trustProxy === undefined ? false : (trustProxy as Config['trustProxy']),
+    changeStreams: { ...defaults.changeStreams, ...appOptions.changeStreamLimits },
+    metrics: { enabled: false, port: appOptions.serveMetrics === false ? 9464 : undefined },
+  });
+  const assembly = await assembleForTest(options, config, {
+    logger: appOptions.logger,
+    metrics: appOptions.metrics,
+    readiness: appOptions.readiness,
+    rateLimitStore,
+    changeHeartbeatMs: appOptions.changeHeartbeatMs,
+    consoleFiles: appOptions.consoleFiles ?? null,
     onError: (err) => {
       logged.push(err);
       appOptions.onError?.(err);
     },
   });
-  return { ...built, app, logged };
+  return {
+    useCases: assembly.useCases,
+    storage: assembly.storage.storage,
+    services: { tokens: assembly.tokens, secrets: assembly.secrets, clock: assembly.clock },
+    assembly,
+    app: assembly.listener,
+    logged,
+  };
+}
+
+/** What a test chooses of the app beyond the configuration. */
+export interface TestAppOptions {
+  readonly logger?: AssemblyParts['logger'];
+  readonly metrics?: AssemblyParts['metrics'];
+  /** False: /metrics is served on a port of its own (so not by this app). */
+  readonly serveMetrics?: boolean;
+  readonly readiness?: AssemblyParts['readiness'];
+  readonly changeHeartbeatMs?: number;
+  readonly changeStreamLimits?: Partial<Config['changeStreams']>;
+  readonly consoleFiles?: AssemblyParts['consoleFiles'];
+  readonly onError?: (err: unknown) => void;
 }
 
 /** Sends one request after another: the order of counting matters to a rate limit. */

@@ -1,6 +1,4 @@
-import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
-import { openServingPglite, openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
-import { kyselyModuleStore } from '../../src/adapters/persistence/modules/kysely-module-store';
+import { openStorage } from '../../src/bootstrap/database';
 import { moduleMigrationsOf } from '../../src/bootstrap/modules/compose-modules';
 import type { PortcullisModule } from '../../src/bootstrap/modules/portcullis-module';
 import { assembleTestPortcullis } from '../../src/testing/create-test-portcullis';
@@ -12,9 +10,12 @@ import type { TestPortcullis } from '../../src/testing';
  * PGlite and Postgres. close() closes the database. On PGlite, call assertPgliteCanLoadInJest first.
  */
 export async function sqlTestPortcullis(database: 'pglite' | { postgres: string }, modules: readonly PortcullisModule[] = []): Promise<TestPortcullis> {
-  const migrations = moduleMigrationsOf(modules);
-  const opened = database === 'pglite'
-    ? await openServingPglite('memory://', migrations)
-    : await openServingPostgres(database.postgres, { max: 10, modules: migrations });
-  return assembleTestPortcullis(createKyselyStorage(opened, opened.close), kyselyModuleStore(opened), { modules });
+  const opened = await openStorage(
+    database === 'pglite'
+      ? { databaseUrl: undefined, pgliteDir: 'memory://' }
+      : { databaseUrl: database.postgres, pgliteDir: '', database: { poolMax: 10, connectTimeoutMs: 2_000, statementTimeoutMs: 5_000 } },
+    undefined,
+    moduleMigrationsOf(modules),
+  );
+  return assembleTestPortcullis(opened, { modules });
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BatchedApiKeyUsage } from '../../src/adapters/cache/batched-api-key-usage';
 import { ApiKeyNotFound, InsufficientRole, InvalidApiKey } from '../../src/domain/errors';
 import type { Principal } from '../../src/domain/principal';
-import { ManualClock } from '../support/manual-clock';
+import { TestClock } from '../../src/testing/test-clock';
 import { buildTestUseCases, type TestUseCasesOptions, uniqueEmail } from '../support/test-use-cases';
 
 const PASSWORD = 'correct horse battery';
@@ -19,7 +19,7 @@ async function tenantWithOwner(options: TestUseCasesOptions = {}) {
 
 describe('API keys over their life', () => {
   it('creates a named key with an expiry; without either, an unnamed key that never expires', async () => {
-    const clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
+    const clock = new TestClock(new Date('2030-01-01T00:00:00Z'));
     const { useCases, owner } = await tenantWithOwner({ clock });
 
     const named = await useCases.createApiKey.execute(owner, { name: 'CI deploy', expiresInDays: 30 });
@@ -29,11 +29,11 @@ describe('API keys over their life', () => {
   });
 
   it('lists the tenant\'s keys newest first, revoked ones included, without their hashes', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock();
     const { useCases, owner } = await tenantWithOwner({ clock });
     const other = await tenantWithOwner();
     const first = await useCases.createApiKey.execute(owner, { name: 'first' });
-    clock.advanceSeconds(1);
+    clock.advance({ seconds: 1 });
     const second = await useCases.createApiKey.execute(owner);
     await other.useCases.createApiKey.execute(other.owner);
     await useCases.revokeApiKey.execute(owner, first.id);
@@ -79,14 +79,14 @@ describe('API keys over their life', () => {
   });
 
   it('refuses a key from its expiry instant on, like an unknown key, even while held in memory', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock();
     const { useCases, owner, useKey } = await tenantWithOwner({ clock });
     const key = await useCases.createApiKey.execute(owner, { expiresInDays: 1 });
     await expect(useKey(key.apiKey)).resolves.toMatchObject({ method: 'api_key' });
 
-    clock.advanceSeconds(DAY_S - 1);
+    clock.advance({ seconds: DAY_S - 1 });
     await expect(useKey(key.apiKey)).resolves.toMatchObject({ method: 'api_key' });
-    clock.advanceSeconds(1);
+    clock.advance({ seconds: 1 });
     await expect(useKey(key.apiKey)).rejects.toBeInstanceOf(InvalidApiKey);
   });
 
@@ -104,7 +104,7 @@ describe('API keys over their life', () => {
   });
 
   it('writes last_used_at once the interval is over, after the request, with the latest use', async () => {
-    const clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
+    const clock = new TestClock(new Date('2030-01-01T00:00:00Z'));
     const built = await buildTestUseCases({ clock });
     const keyUsage = new BatchedApiKeyUsage(built.storage.repos.apiKeys, clock, (error) => { throw error; }, { intervalMs: 60_000, keysPerStatement: 10_000, maxPending: 100 });
     const { useCases, owner, useKey, storage } = await tenantWithOwner({ clock, storage: built.storage, keyUsage });
@@ -112,12 +112,12 @@ describe('API keys over their life', () => {
     const lastUsed = async () => (await storage.repos.apiKeys.listForTenant(owner.tenantId))[0]?.lastUsedAt;
 
     await useKey(key.apiKey);
-    clock.advanceSeconds(10);
+    clock.advance({ seconds: 10 });
     await useKey(key.apiKey);
     await keyUsage.settled();
     expect(await lastUsed()).toBeNull();
 
-    clock.advanceSeconds(50);
+    clock.advance({ seconds: 50 });
     const due = clock.now();
     await useKey(key.apiKey); // the interval is over: this use starts the batch's write
     expect(keyUsage.pendingKeys).toBe(0);
@@ -128,7 +128,7 @@ describe('API keys over their life', () => {
   it('answers the request even when the last_used_at write fails, and reports the failure', async () => {
     const reported: unknown[] = [];
     const failing = { markUsed: async () => { throw new Error('database down'); } };
-    const clock = new ManualClock();
+    const clock = new TestClock();
     const keyUsage = new BatchedApiKeyUsage(failing, clock, (error) => reported.push(error));
     const { useCases, owner, useKey } = await tenantWithOwner({ clock, keyUsage });
     const key = await useCases.createApiKey.execute(owner);

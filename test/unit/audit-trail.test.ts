@@ -3,7 +3,7 @@ import type { Storage } from '../../src/adapters/persistence/storage';
 import { createMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
 import { decodeAuditCursor, encodeAuditCursor } from '../../src/application/audit/audit-cursor';
 import { InvalidAuditCursor, LastOwner } from '../../src/domain/errors';
-import { ManualClock } from '../support/manual-clock';
+import { TestClock } from '../../src/testing/test-clock';
 import { buildTestUseCases, uniqueEmail } from '../support/test-use-cases';
 
 const PASSWORD = 'correct horse battery';
@@ -22,7 +22,7 @@ function storageFailingOnAudit(inner: Storage): Storage {
   };
 }
 
-async function ownerOfNewTenant(clock?: ManualClock) {
+async function ownerOfNewTenant(clock?: TestClock) {
   const built = await buildTestUseCases(clock ? { clock } : {});
   const email = uniqueEmail('owner');
   const signup = await built.useCases.signup.execute({ email, password: PASSWORD, tenantName: 'Audited' }, ORIGIN);
@@ -76,7 +76,7 @@ describe('audit trail use-cases', () => {
   });
 
   test('events of one millisecond list in the reverse of the order they happened', async () => {
-    const clock = new ManualClock(new Date('2026-11-21T10:00:00.000Z'));
+    const clock = new TestClock(new Date('2026-11-21T10:00:00.000Z'));
     const { useCases, owner, list } = await ownerOfNewTenant(clock);
     const keys = [];
     for (let i = 0; i < 20; i += 1) keys.push((await useCases.createApiKey.execute(owner, { name: `k${i}` }, ORIGIN)).id);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { CachedCredentialStates } from '../../src/adapters/cache/cached-credential-states';
-import { createMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
 import type { UserAuthState } from '../../src/application/ports/repositories';
 import { InvalidApiKey, InvalidToken } from '../../src/domain/errors';
 import { buildTestUseCases, TEST_JWT_SECRET, uniqueEmail } from '../support/test-use-cases';
@@ -9,9 +8,8 @@ import { buildTestUseCases, TEST_JWT_SECRET, uniqueEmail } from '../support/test
 const PASSWORD = 'correct horse battery';
 
 async function owner() {
-  const storage = createMemoryStorage();
-  const credentials = new CachedCredentialStates(storage.repos);
-  const built = await buildTestUseCases({ storage, credentials });
+  const built = await buildTestUseCases();
+  const { credentials } = built.assembly.feed;
   const email = uniqueEmail();
   const { token, tenantId } = await built.useCases.signup.execute({ email, password: PASSWORD, tenantName: 'Cache' });
   const userId = built.services.tokens.verify(token)!.userId;

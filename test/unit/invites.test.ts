@@ -1,12 +1,12 @@
 import { InviteNotFound } from '../../src/domain/errors';
 import type { Principal } from '../../src/domain/principal';
-import { ManualClock } from '../support/manual-clock';
+import { TestClock } from '../../src/testing/test-clock';
 import { buildTestUseCases, uniqueEmail } from '../support/test-use-cases';
 
 const PASSWORD = 'correct horse battery';
 
 async function twoTenants() {
-  const clock = new ManualClock();
+  const clock = new TestClock();
   const built = await buildTestUseCases({ clock, inviteTtlSeconds: 600 });
   const ownerOf = async (name: string): Promise<Principal> => {
     const { token } = await built.useCases.signup.execute({ email: uniqueEmail(), password: PASSWORD, tenantName: name });
@@ -29,9 +29,9 @@ describe('Invites', () => {
   it("lists only the caller's pending invites, newest first, without tokens", async () => {
     const { useCases, a, b, clock } = await twoTenants();
     const old = await useCases.inviteUser.execute(a, { email: uniqueEmail('old') });
-    clock.advanceSeconds(300);
+    clock.advance({ seconds: 300 });
     await useCases.inviteUser.execute(a, { email: uniqueEmail('newer') });
-    clock.advanceSeconds(1);
+    clock.advance({ seconds: 1 });
     const accepted = await useCases.inviteUser.execute(a, { email: uniqueEmail('accepted') });
     await useCases.signup.execute({ email: uniqueEmail(), password: PASSWORD, inviteToken: accepted.inviteToken });
     await useCases.inviteUser.execute(b, { email: uniqueEmail('other-tenant') });
@@ -40,7 +40,7 @@ describe('Invites', () => {
     expect(listed.map((i) => i.email)).toEqual([expect.stringMatching(/^newer-/), expect.stringMatching(/^old-/)]);
     expect(listed[0]).not.toHaveProperty('token');
 
-    clock.advanceSeconds(300); // the first one reaches its expiry
+    clock.advance({ seconds: 300 }); // the first one reaches its expiry
     listed = await useCases.listInvites.execute(a);
     expect(listed.map((i) => i.email)).toEqual([expect.stringMatching(/^newer-/)]);
     expect(old.expiresAt.getTime()).toBeLessThanOrEqual(clock.now().getTime());
@@ -58,7 +58,7 @@ describe('Invites', () => {
     await useCases.revokeInvite.execute(a, (await idOf(pending.inviteToken)).toUpperCase());
     expect(await storage.repos.invites.findByToken(pending.inviteToken)).toBeNull();
 
-    clock.advanceSeconds(601);
+    clock.advance({ seconds: 601 });
     await expect(useCases.revokeInvite.execute(a, await idOf(expiring.inviteToken))).resolves.toBeUndefined();
 
     await expect(useCases.revokeInvite.execute(a, await idOf(others.inviteToken))).rejects.toBeInstanceOf(InviteNotFound);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BatchedApiKeyUsage } from '../../src/adapters/cache/batched-api-key-usage';
 import type { ApiKeyUse } from '../../src/application/ports/repositories';
-import { ManualClock } from '../support/manual-clock';
+import { TestClock } from '../../src/testing/test-clock';
 
 const TENANT = randomUUID();
 const MINUTE_S = 60;
@@ -13,7 +13,7 @@ function recordingKeys() {
 }
 
 function setUp(options = { intervalMs: 60_000, keysPerStatement: 10_000, maxPending: 200_000 }) {
-  const clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
+  const clock = new TestClock(new Date('2030-01-01T00:00:00Z'));
   const { writes, apiKeys } = recordingKeys();
   const errors: unknown[] = [];
   const usage = new BatchedApiKeyUsage(apiKeys, clock, (error) => errors.push(error), options);
@@ -25,13 +25,13 @@ describe('API key usage, batched', () => {
     const { clock, writes, usage } = setUp();
     const keys = Array.from({ length: 1000 }, () => randomUUID());
     for (const key of keys) usage.recordUse(TENANT, key, clock.now());
-    clock.advanceSeconds(MINUTE_S - 1);
+    clock.advance({ seconds: MINUTE_S - 1 });
     const latest = clock.now();
     for (const key of keys) usage.recordUse(TENANT, key, latest);
     await usage.settled();
     expect(writes).toHaveLength(0);
 
-    clock.advanceSeconds(1);
+    clock.advance({ seconds: 1 });
     usage.recordUse(TENANT, keys[0]!, clock.now());
     await usage.settled();
     expect(writes).toHaveLength(1);
@@ -41,11 +41,11 @@ describe('API key usage, batched', () => {
 
     // The next interval starts with the next use: a thousand more uses, still one write per interval.
     for (let i = 0; i < 1000; i++) usage.recordUse(TENANT, keys[i % 10]!, clock.now());
-    clock.advanceSeconds(MINUTE_S / 2);
+    clock.advance({ seconds: MINUTE_S / 2 });
     usage.recordUse(TENANT, keys[0]!, clock.now());
     await usage.settled();
     expect(writes).toHaveLength(1);
-    clock.advanceSeconds(MINUTE_S / 2);
+    clock.advance({ seconds: MINUTE_S / 2 });
     usage.recordUse(TENANT, keys[0]!, clock.now());
     await usage.settled();
     expect(writes).toHaveLength(2);
@@ -73,7 +73,7 @@ describe('API key usage, batched', () => {
   });
 
   it('writes more keys than one statement holds in statements of that size, one after the other', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock();
     const writes: ApiKeyUse[][] = [];
     let inFlight = 0;
     let most = 0;
@@ -95,7 +95,7 @@ describe('API key usage, batched', () => {
     try {
       const { clock, writes, usage } = setUp();
       usage.recordUse(TENANT, randomUUID(), clock.now());
-      clock.advanceSeconds(MINUTE_S);
+      clock.advance({ seconds: MINUTE_S });
       jest.advanceTimersByTime(10_000); // the check runs; by the clock, the interval is over
       await usage.settled();
       expect(writes).toHaveLength(1);
@@ -106,7 +106,7 @@ describe('API key usage, batched', () => {
   });
 
   it('reports a failed write and keeps gathering', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock();
     const errors: unknown[] = [];
     let calls = 0;
     const usage = new BatchedApiKeyUsage({ markUsed: async () => { calls += 1; throw new Error('database down'); } }, clock, (error) => errors.push(error));

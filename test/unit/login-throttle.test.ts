@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LoginThrottleUnavailable, type LoginThrottle, type ThrottleDecision } from '../../src/application/ports/login-throttle';
 import { MemoryLoginThrottle } from '../../src/adapters/rate-limit/memory-login-throttle';
 import { InvalidCredentials, TooManyFailedLogins } from '../../src/domain/errors';
-import { ManualClock } from '../support/manual-clock';
+import { TestClock } from '../../src/testing/test-clock';
 import { buildTestUseCases, uniqueEmail } from '../support/test-use-cases';
 
 const PASSWORD = 'correct horse battery';
@@ -10,7 +10,7 @@ const WRONG = 'wrong password!';
 const POLICY = { limit: 3, accountLimit: 5, windowSeconds: 900 };
 
 async function setup(options: { loginThrottle?: LoginThrottle } = {}) {
-  const clock = new ManualClock();
+  const clock = new TestClock();
   const built = await buildTestUseCases({ clock, loginFailures: POLICY, ...options });
   const email = uniqueEmail();
   await built.useCases.signup.execute({ email, password: PASSWORD, tenantName: 'Acme' });
@@ -70,16 +70,16 @@ describe('Login, throttled per account', () => {
   it('lets the account in again once the window has ended, with an answer like any other', async () => {
     const { login, clock } = await setup();
     await failTimes(login, 3);
-    clock.advanceSeconds(600);
+    clock.advance({ seconds: 600 });
     await expect(login(PASSWORD)).rejects.toMatchObject({ retryAfterSeconds: 300 });
-    clock.advanceSeconds(300);
+    clock.advance({ seconds: 300 });
     const result = await login(PASSWORD);
     expect(Object.keys(result).sort()).toEqual(['expiresIn', 'token']); // nothing tells of the throttle
   });
 
   it('names accounts to the throttle by the SHA-256 of the normalised e-mail, never the address', async () => {
     const seen: string[] = [];
-    const clock = new ManualClock();
+    const clock = new TestClock();
     const memory = new MemoryLoginThrottle(POLICY, clock);
     const recording: LoginThrottle = {
       recordAttempt: (attempt) => { seen.push(attempt.accountKey); return memory.recordAttempt(attempt); },

@@ -2,7 +2,7 @@ import {
   EmailAlreadyRegistered, InvalidInviteToken, InviteAlreadyAccepted, InviteExpired, TenantNameRequired,
 } from '../../src/domain/errors';
 import type { Principal } from '../../src/domain/principal';
-import { ManualClock } from '../support/manual-clock';
+import { TestClock } from '../../src/testing/test-clock';
 import { buildTestUseCases, uniqueEmail } from '../support/test-use-cases';
 
 const PASSWORD = 'correct horse battery';
@@ -51,7 +51,7 @@ describe('Signup', () => {
 
   describe('by invitation (S-2)', () => {
     async function withInvite(role?: 'admin' | 'member' | 'viewer') {
-      const clock = new ManualClock();
+      const clock = new TestClock();
       const built = await buildTestUseCases({ clock, inviteTtlSeconds: 3600 });
       const owner = await built.useCases.signup.execute({ email: uniqueEmail('owner'), password: PASSWORD, tenantName: 'Team' });
       const ownerClaims = built.services.tokens.verify(owner.token)!;
@@ -100,7 +100,7 @@ describe('Signup', () => {
 
     it('refuses an expired invite and keeps no user', async () => {
       const { useCases, clock, invite, storage } = await withInvite();
-      clock.advanceSeconds(3600);
+      clock.advance({ seconds: 3600 });
       const email = uniqueEmail();
       await expect(useCases.signup.execute({ email, password: PASSWORD, inviteToken: invite.inviteToken }))
         .rejects.toBeInstanceOf(InviteExpired);

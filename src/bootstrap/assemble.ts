@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import type { RequestListener } from 'node:http';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { AuditTrail } from '../application/audit/audit-trail';
+import type { ApiKeyUsage } from '../application/ports/api-key-usage';
+import type { Clock } from '../application/ports/clock';
+import type { IdGenerator } from '../application/ports/ids';
+import type { LoginThrottle } from '../application/ports/login-throttle';
+import type { PasswordHasher } from '../application/ports/password-hasher';
+import type { Secrets } from '../application/ports/secrets';
+import type { TokenService } from '../application/ports/token-service';
+import type { UseCases } from '../application/use-cases';
+import { BatchedApiKeyUsage } from '../adapters/cache/batched-api-key-usage';
+import { JwtTokenService } from '../adapters/crypto/jwt-token-service';
+import { NodeSecrets } from '../adapters/crypto/node-secrets';
+import { RandomUuidGenerator } from '../adapters/crypto/random-uuid-generator';
+import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher';
+import { createApp } from '../adapters/http/app';
+import type { ConsoleFiles } from '../adapters/http/console/console-files';
+import type { HttpMetrics } from '../adapters/http/middleware/http-metrics';
+import type { RateLimitStoreFactory } from '../adapters/http/middleware/rate-limits';
+import type { Readiness } from '../adapters/http/routes/readiness';
+import type { ListenerTiming } from '../adapters/persistence/kysely/change-feed/credential-change-listener';
+import { MemoryLoginThrottle } from '../adapters/rate-limit/memory-login-throttle';
+import { RedisLoginThrottle } from '../adapters/rate-limit/redis-login-throttle';
+import { redisRateLimitStores } from '../adapters/rate-limit/redis-rate-limit-store';
+import { SystemClock } from '../adapters/time/system-clock';
+import { type CredentialFeed, openCredentialFeed } from './change-feed';
+import { Closeables } from './closeables';
+import type { Config } from './config';
+import { type OpenedStorage, openStorage } from './database';
+import { createMetrics } from './metrics';
+import { composeModules, moduleMigrationsOf } from './modules/compose-modules';
+import type { PortcullisModule } from './modules/portcullis-module';
+import { readinessProbe } from './readiness';
+import { closeRedis, openRedis } from './redis';
+import { buildUseCases } from './wire';
+
+/** A readiness check that takes longer than this counts as failed. */
+const READINESS_TIMEOUT_MS = 2_000;
+
+/**
+ * What a caller may choose instead of what the configuration says. main chooses the logger and the
+ * shutdown flag; the test kit memory storage, its clock and a cheap hasher; a test what it is
+ * about (a throttle that fails, a storage that breaks). Everything unset is production's choice.
+ */
+export interface AssemblyParts {
+  /** The product modules served after identity. */
+  readonly modules?: readonly PortcullisModule[];
+  /** Opened elsewhere (memory storage: openMemoryStorage); unset, opened from the configuration. */
+  readonly storage?: OpenedStorage;
+  readonly clock?: Clock;
+  readonly hasher?: PasswordHasher;
+  readonly ids?: IdGenerator;
+  readonly secrets?: Secrets;
+  /** Unset: Redis when REDIS_URL is set, else counted in this process. */
+  readonly loginThrottle?: LoginThrottle;
+  /** Unset: batched writes of last_used_at, flushed when the assembly closes. */
+  readonly keyUsage?: ApiKeyUsage;
+  /** The request log and the error log; unset, no request log, and errors go to `onError`. */
+  readonly logger?: Logger;
+  /** Where what is opened is registered for closing (main's, so a shutdown closes it in order); unset, the assembly's own. */
+  readonly closeables?: Closeables;
+  /** Told of every error the app answers 500 or 503 for. */
+  readonly onError?: (error: unknown) => void;
+  /** Off-request-path failures (change log, key usage writes); the logger, or the console, when unset. */
+  readonly onBackgroundError?: (error: unknown) => void;
+  /** From the shutdown signal on, /readyz answers 503. */
+  readonly isShuttingDown?: () => boolean;
+  /** The console's files; unset, read from console/dist (none when not built); null, none. */
+  readonly consoleFiles?: ConsoleFiles | null;
+  /** How long a verified service key is trusted before storage is read again. */
+  readonly serviceKeyTrustMs?: number;
+  /** How often an idle change stream carries a heartbeat. */
+  readonly changeHeartbeatMs?: number;
+  /** The change listener's reconnection and heartbeat timing (tests shorten it). */
+  readonly listenerTiming?: ListenerTiming;
+  /** Where each rate limiter counts; unset, Redis when REDIS_URL is set, else this process. */
+  readonly rateLimitStore?: RateLimitStoreFactory;
+  /** Requests measured on these metrics; unset, a registry of the assembly's own when METRICS_ENABLED. */
+  readonly metrics?: HttpMetrics;
+  /** What /readyz asks; unset, the database, Redis and the shutdown flag. */
+  readonly readiness?: Readiness;
+}
+
+/** The assembled service: what main serves, and what the test kit and the tests drive. */
+export interface Assembly {
+  /** The HTTP request listener: identity, the platform's routes and the modules'. */
+  readonly listener: RequestListener;
+  readonly useCases: UseCases;
+  readonly storage: OpenedStorage;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly secrets: Secrets;
+  /** The credential cache and the instance's change position (the test kit waits on it). */
+  readonly feed: CredentialFeed;
+  /** Where last_used_at goes (tests flush it as the instance would at the end of its interval). */
+  readonly keyUsage: ApiKeyUsage & { flush?(): Promise<void> };
+  /** Set when metrics are enabled: main serves them on a port of their own when METRICS_PORT is set. */
+  readonly metrics: HttpMetrics | undefined;
+  /** How tokens are signed and verified (tests read a token's claims through it). */
+  readonly tokens: TokenService;
+  /** Lets go of everything assembled, in the reverse order of opening: key usage is written before the database closes. */
+  close(): Promise<void>;
+}
+
+/**
+ * The one composition root: the service from its configuration, with `parts` chosen instead where
+ * given. main, the test kit, the tests' database-backed apps and the benchmark's service all call
+ * this, so each runs the wiring production runs. A failure part-way closes what was opened.
+ */
+export async function assemble(config: Config, parts: AssemblyParts = {}): Promise<Assembly> {
+  const closeables = parts.closeables ?? new Closeables();
+  const close = async (): Promise<void> => {
+    await closeables.closeAll();
+  };
+  const { logger } = parts;
+  const failed = (what: string) => parts.onBackgroundError
+    ?? ((error: unknown) => (logger ? logger.error({ err: error }, what) : console.error(`${what}:`, error)));
+  try {
+    const modules = parts.modules ?? [];
+    // Opened first: if it is unreachable, nothing else has been opened yet.
+    const redis = config.redisUrl ? await openRedis(config.redisUrl, failed('redis')) : undefined;
+    if (redis) closeables.add('redis', () => closeRedis(redis));
+
+    const storage = parts.storage ?? await openStorage(
+      config, (error) => logger?.warn({ err: error }, 'postgres: idle connection lost'), moduleMigrationsOf(modules),
+    );
+    closeables.add('database', () => storage.storage.close());
+
+    const feed = await openCredentialFeed(
+      storage.listenForChanges, storage.storage, failed('credential changes'), parts.listenerTiming, config.credentialCache,
+    );
+    closeables.add('credential listener', () => feed.close());
+
+    const clock = parts.clock ?? new SystemClock();
+    const ids = parts.ids ?? new RandomUuidGenerator();
+    const secrets = parts.secrets ?? new NodeSecrets();
+    const keyUsage = parts.keyUsage
+      ?? new BatchedApiKeyUsage(storage.storage.repos.apiKeys, clock, failed('api key usage'), config.apiKeyUsage);
+    if (keyUsage instanceof BatchedApiKeyUsage) closeables.add('api key usage', () => keyUsage.close());
+
+    const tokens = new JwtTokenService(signingSecret(config, logger), config.jwtSecretPrevious);
+    const useCases = await buildUseCases(storage.storage, {
+      hasher: parts.hasher ?? new ScryptPasswordHasher(),
+      tokens,
+      ids,
+      secrets,
+      clock,
+      loginThrottle: parts.loginThrottle ?? loginThrottleOf(config, redis, clock),
+      credentials: feed.credentials,
+      keyUsage,
+      credentialChanges: feed.changes,
+      changePositions: feed.positions,
+      serviceKeys: storage.serviceKeys,
+    }, {
+      inviteTtlSeconds: config.inviteTtlSeconds,
+      inviteRequireEmailMatch: config.inviteRequireEmailMatch,
+      serviceKeyTrustMs: parts.serviceKeyTrustMs,
+      moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []),
+    });
+
+    const composed = await composeModules(modules, { store: storage.moduleStore, clock, ids, trail: new AuditTrail({ ids, clock }) });
+    const metrics = parts.metrics ?? (config.metrics.enabled ? createMetrics(storage.poolStats) : undefined);
+    const listener = createApp(useCases, {
+      corsOrigin: config.corsOrigin,
+      rateLimits: config.rateLimits,
+      trustProxy: config.trustProxy === false ? undefined : config.trustProxy,
+      rateLimitStore: parts.rateLimitStore ?? (redis ? redisRateLimitStores(redis, config.redisKeyPrefix) : undefined),
+    }, {
+      logger,
+      onError: parts.onError,
+      metrics,
+      serveMetrics: config.metrics.port === undefined,
+      readiness: parts.readiness ?? readinessProbe({
+        isShuttingDown: parts.isShuttingDown ?? (() => false),
+        pendingMigrations: storage.pendingMigrations,
+        pingRedis: redis ? () => redis.ping() : undefined,
+        timeoutMs: READINESS_TIMEOUT_MS,
+      }),
+      modules: composed.http,
+      apiReferenceJson: composed.apiReferenceJson,
+      changeStreamLimits: config.changeStreams,
+      changeHeartbeatMs: parts.changeHeartbeatMs,
+      consoleFiles: parts.consoleFiles,
+    });
+    return { listener, useCases, storage, clock, ids, secrets, feed, keyUsage, metrics, tokens, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Outside production the secret may be unset (config.ts refuses that in production): a random one, for this process only. */
+function signingSecret(config: Config, logger: Logger | undefined): string {
+  if (config.jwtSecret) return config.jwtSecret;
+  logger?.warn('JWT_SECRET is not set: using a random secret, so tokens will not survive a restart');
+  return randomBytes(32).toString('hex');
+}
+
+/** Failed logins per account: in Redis when instances share one (REDIS_URL), else in this process. */
+function loginThrottleOf(config: Config, redis: Redis | undefined, clock: Clock): LoginThrottle {
+  return redis
+    ? new RedisLoginThrottle(redis, { keyPrefix: config.redisKeyPrefix, ...config.loginFailures })
+    : new MemoryLoginThrottle(config.loginFailures, clock);
+}
