@@ -18,10 +18,9 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import pino from 'pino';
 import { Registry } from 'prom-client';
-import { type AppOptions, createApp } from '../src/adapters/http/app';
 import { HttpMetrics } from '../src/adapters/http/middleware/http-metrics';
 import { REDACT_PATHS } from '../src/adapters/http/middleware/request-log';
-import { buildTestUseCases } from '../test/support/test-use-cases';
+import { buildTestApp, type TestAppOptions } from '../test/support/http-app';
 
 const SECONDS = Number(process.env['TELEMETRY_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['TELEMETRY_ROUNDS'] ?? 3);
@@ -32,7 +31,7 @@ function logger(): pino.Logger {
     pino.destination({ dest: '/dev/null', sync: false }));
 }
 
-const VARIANTS: Record<string, () => AppOptions> = {
+const VARIANTS: Record<string, () => TestAppOptions> = {
   bare: () => ({}),
   log: () => ({ logger: logger() }),
   metrics: () => ({ metrics: new HttpMetrics(new Registry()) }),
@@ -40,13 +39,13 @@ const VARIANTS: Record<string, () => AppOptions> = {
 };
 
 async function main(): Promise<void> {
-  const { useCases } = await buildTestUseCases();
-  const signup = await useCases.signup.execute({ email: 'cost@example.com', password: 'correct horse battery', tenantName: 'Cost' });
   const results: Record<string, number[]> = {};
   const cpuPerRequest: Record<string, number[]> = {};
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [name, options] of Object.entries(VARIANTS)) {
-      const app = createApp(useCases, { corsOrigin: 'http://localhost:5173', rateLimits: LIMITS }, options());
+      // Assembled as main assembles the service (test/support's assembly: memory storage, fast scrypt).
+      const { app, useCases } = await buildTestApp({ rateLimits: LIMITS }, {}, options());
+      const signup = await useCases.signup.execute({ email: `cost-${name}-${round}@example.com`, password: 'correct horse battery', tenantName: 'Cost' });
       const server = createServer(app).listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
       const { port } = server.address() as AddressInfo;

@@ -24,12 +24,10 @@ export const notesModule: PortcullisModule<NoteErrorCode> = {
   },
   build({ store, clock, ids, trail }) {
     const unitOfWork = store.unitOfWork(NOTES_STORAGE);
-    return {
-      protected: noteRoutes({
-        createNote: new CreateNote({ unitOfWork, trail, ids, clock }),
-        listNotes: new ListNotes({ unitOfWork }),
-        deleteNote: new DeleteNote({ unitOfWork, trail }),
-      }),
-    };
+    return noteRoutes({
+      createNote: new CreateNote({ unitOfWork, trail, ids, clock }),
+      listNotes: new ListNotes({ unitOfWork }),
+      deleteNote: new DeleteNote({ unitOfWork, trail }),
+    });
   },
 };

@@ -3,6 +3,7 @@
  * repository merged in (what `npm run example:notes` serves) to build/openapi/with-modules.json, so
  * that redocly lints the modules' parts together with identity's, as one document (redocly.yaml).
  */
+import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../src/adapters/http/docs/openapi-document';

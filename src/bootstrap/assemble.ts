@@ -17,6 +17,7 @@ import { NodeSecrets } from '../adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../adapters/crypto/random-uuid-generator';
 import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher';
 import { createApp } from '../adapters/http/app';
+import type { Route } from '../adapters/http/routes/route';
 import type { ConsoleFiles } from '../adapters/http/console/console-files';
 import type { HttpMetrics } from '../adapters/http/middleware/http-metrics';
 import type { RateLimitStoreFactory } from '../adapters/http/middleware/rate-limits';
@@ -32,6 +33,7 @@ import type { Config } from './config';
 import { type OpenedStorage, openStorage } from './database';
 import { createMetrics } from './metrics';
 import { composeModules, moduleMigrationsOf } from './modules/compose-modules';
+import { identityModule } from './modules/identity-module';
 import type { PortcullisModule } from './modules/portcullis-module';
 import { readinessProbe } from './readiness';
 import { closeRedis, openRedis } from './redis';
@@ -88,6 +90,8 @@ export interface AssemblyParts {
 export interface Assembly {
   /** The HTTP request listener: identity, the platform's routes and the modules'. */
   readonly listener: RequestListener;
+  /** Every route the listener serves, as declared. */
+  readonly routes: readonly Route[];
   readonly useCases: UseCases;
   readonly storage: OpenedStorage;
   readonly clock: Clock;
@@ -161,9 +165,11 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []),
     });
 
-    const composed = await composeModules(modules, { store: storage.moduleStore, clock, ids, trail: new AuditTrail({ ids, clock }) });
+    const composed = await composeModules(identityModule(useCases), modules, {
+      store: storage.moduleStore, clock, ids, trail: new AuditTrail({ ids, clock }),
+    });
     const metrics = parts.metrics ?? (config.metrics.enabled ? createMetrics(storage.poolStats) : undefined);
-    const listener = createApp(useCases, {
+    const app = createApp(useCases, {
       corsOrigin: config.corsOrigin,
       rateLimits: config.rateLimits,
       trustProxy: config.trustProxy === false ? undefined : config.trustProxy,
@@ -185,7 +191,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       changeHeartbeatMs: parts.changeHeartbeatMs,
       consoleFiles: parts.consoleFiles,
     });
-    return { listener, useCases, storage, clock, ids, secrets, feed, keyUsage, metrics, tokens, close };
+    return { listener: app.listener, routes: app.routes, useCases, storage, clock, ids, secrets, feed, keyUsage, metrics, tokens, close };
   } catch (error) {
     await close();
     throw error;

@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { protectedRoutes } from '../../src/adapters/http/routes/protected-routes';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, createApiKey, expectError, joinWithRole, signupOwner } from '../support/http-fixtures';
 import { TEST_JWT_SECRET } from '../support/test-use-cases';
@@ -223,11 +222,11 @@ describe('Authentication (part 5)', () => {
     });
 
     it('guards every route the protected group defines, including any added later', async () => {
-      const { app, useCases } = await buildTestApp();
-      const routes = protectedRoutes(useCases);
+      const { app, assembly } = await buildTestApp();
+      const routes = assembly.routes.filter((route) => route.group === 'protected');
       expect(routes.length).toBeGreaterThanOrEqual(5);
       for (const route of routes) {
-        const res = await request(app)[route.method](`${AUTH}${route.path.replace(':id', 'some-id')}`);
+        const res = await request(app)[route.method](route.path.replace(':id', 'some-id'));
         expectError(res, 401, 'Missing authentication');
       }
     });

@@ -4,7 +4,10 @@ import type { RequestListener } from 'node:http';
 import { MemoryStore, type IncrementResponse, type Store } from 'express-rate-limit';
 import { Registry } from 'prom-client';
 import request, { type Response } from 'supertest';
-import { DirectRoutes } from '../../src/adapters/http/fast-path/direct-routes';
+import express from 'express';
+import type { NodeErrorHandler, NodeHandler } from '../../src/adapters/http/fast-path/node-handler';
+import { json, route } from '../../src/adapters/http/routes/route';
+import { RouteTable } from '../../src/adapters/http/routes/route-table';
 import { HttpMetrics } from '../../src/adapters/http/middleware/http-metrics';
 import { buildTestApp, TEST_CORS_ORIGIN, GENEROUS_RATE_LIMITS } from '../support/http-app';
 import { AUTH, bearer, createApiKey, joinWithRole, signupOwner } from '../support/http-fixtures';
@@ -12,12 +15,12 @@ import { captureLog } from '../support/log-capture';
 import { skipOpenApiValidation } from '../support/openapi-supertest-hook';
 
 /**
- * GET /me and GET /invites are answered without Express when the URL is exactly the route's path
- * (src/adapters/http/fast-path/direct-routes.ts); any other spelling of the same route goes through Express.
+ * A route without path parameters is answered without Express when the method and URL are exactly
+ * its own (src/adapters/http/routes/route-table.ts); any other spelling of the same route goes through Express.
  * Both ways must give the same answer: asked both ways, every case here must match in status, body
  * and every header, but for the values that differ from one request to the next.
  */
-const DIRECT_PATHS = [`${AUTH}/me`, `${AUTH}/invites`] as const;
+const DIRECT_PATHS = [`${AUTH}/me`, `${AUTH}/invites`, `${AUTH}/members`, `${AUTH}/api-keys`] as const;
 
 /** The same route through Express: a query string neither route reads keeps the URL from matching exactly. */
 const throughExpress = (path: string): string => `${path}?via=express`;
@@ -157,51 +160,64 @@ describe('direct routes answer as Express answers the same route', () => {
   });
 });
 
-describe('DirectRoutes', () => {
-  /** A stand-in for the Express app: it answers 418, and its trust proxy setting trusts every hop. */
-  function fakeExpress(): RequestListener & { get: (name: string) => unknown } {
-    const app = ((_req, res) => { res.statusCode = 418; res.end(); }) as RequestListener & { get: (name: string) => unknown };
-    app.get = (name) => (name === 'trust proxy fn' ? () => true : undefined);
-    return app;
+describe('RouteTable', () => {
+  const none = { guards: [], onError: [] };
+
+  function table(options: { before?: NodeHandler[]; onError?: NodeErrorHandler[]; errorMapper?: NodeErrorHandler } = {}) {
+    return new RouteTable({
+      groups: { probe: none, service: none, page: none, public: { guards: [], onError: options.onError ?? [] }, protected: none },
+      limiters: { login: pass, signup: pass, introspect: pass },
+      before: options.before ?? [],
+      globalLimiter: pass,
+      errorMapper: options.errorMapper ?? ((_err, _req, res) => { res.statusCode = 500; res.end(); }),
+      trust: () => true,
+    });
   }
 
-  it('runs the app-level handlers, then the route, for GET on the exact path; everything else goes to the app', async () => {
-    const seen: string[] = [];
-    const routes = new DirectRoutes({
-      before: [(req, _res, next) => { seen.push(`before ${req.ip}`); next(); }],
-      errorMapper: (_err, _req, res) => { res.statusCode = 500; res.end(); },
-    });
-    routes.add('/x', [(req, res) => { seen.push(`route ${JSON.stringify(req.params)}`); res.end('direct'); }], []);
-    const listener = routes.listener(fakeExpress() as never);
+  /** A stand-in for the rest of the app: Express, answering 418 to whatever reaches it. */
+  function listenerOf(routes: RouteTable): RequestListener {
+    const app = express();
+    app.use((_req, res) => { res.status(418).end(); });
+    const listener = routes.listener(app);
     skipOpenApiValidation(listener); // a made-up app, not the service
+    return listener;
+  }
+
+  it('runs the app-level handlers, then the route, for its method on the exact path; everything else goes to the app', async () => {
+    const seen: string[] = [];
+    const routes = table({ before: [(req, _res, next) => { seen.push(`before ${req.ip}`); next(); }] });
+    routes.add([route({ method: 'get', path: '/x', group: 'public', handle: ({ params, origin }) => {
+      seen.push(`route ${JSON.stringify(params)} ${origin.clientAddress}`);
+      return json(200, { answered: 'direct' });
+    } })]);
+    const listener = listenerOf(routes);
 
     const direct = await request(listener).get('/x').set('X-Forwarded-For', '203.0.113.9');
-    expect([direct.status, direct.text]).toEqual([200, 'direct']);
-    expect(seen).toEqual(['before 203.0.113.9', 'route {}']); // req.ip as the app's trust proxy setting decides
+    expect([direct.status, direct.body]).toEqual([200, { answered: 'direct' }]);
+    expect(seen).toEqual(['before 203.0.113.9', 'route {} 203.0.113.9']); // req.ip as the trust function decides
     for (const res of [await request(listener).get('/x/'), await request(listener).get('/x?a=1'), await request(listener).head('/x'), await request(listener).post('/x')]) {
       expect(res.status).toBe(418);
     }
     expect(seen).toHaveLength(2);
   });
 
-  it('passes a thrown or rejected error through the error handlers in order, and a chain that falls through is a 404', async () => {
+  it("passes a thrown or rejected error through the group's error handlers, then the error mapper; a route declared twice is refused", async () => {
     const order: string[] = [];
-    const routes = new DirectRoutes({
-      before: [],
-      errorMapper: (err, _req, res) => { order.push(`mapper ${(err as Error).message}`); res.statusCode = (err as { status?: number }).status ?? 500; res.end(); },
+    const routes = table({
+      onError: [(err, _req, _res, next) => { order.push('observer'); next(err); }],
+      errorMapper: (err, _req, res) => { order.push(`mapper ${(err as Error).message}`); res.statusCode = 500; res.end(); },
     });
-    const observe = (_err: unknown, _req: unknown, _res: unknown, next: (err?: unknown) => void) => { order.push('observer'); next(_err); };
-    routes.add('/throws', [() => { throw new Error('thrown'); }], [observe]);
-    routes.add('/rejects', [async () => { throw new Error('rejected'); }], [observe]);
-    routes.add('/falls-through', [(_req, _res, next) => next()], []);
-    const listener = routes.listener(fakeExpress() as never);
-    skipOpenApiValidation(listener); // a made-up app, not the service
+    routes.add([
+      route({ method: 'get', path: '/throws', group: 'public', handle: () => { throw new Error('thrown'); } }),
+      route({ method: 'get', path: '/rejects', group: 'public', handle: async () => { throw new Error('rejected'); } }),
+    ]);
+    const listener = listenerOf(routes);
 
     expect((await request(listener).get('/throws')).status).toBe(500);
     expect((await request(listener).get('/rejects')).status).toBe(500);
-    expect((await request(listener).get('/falls-through')).status).toBe(404);
-    expect(order).toEqual(['observer', 'mapper thrown', 'observer', 'mapper rejected', 'mapper Not found']);
-    expect(() => routes.add('/x', [], [])).not.toThrow();
-    expect(() => routes.add('/x', [], [])).toThrow(/added twice/);
+    expect(order).toEqual(['observer', 'mapper thrown', 'observer', 'mapper rejected']);
+    expect(() => routes.add([route({ method: 'get', path: '/THROWS', group: 'public', handle: () => json(200, {}) })])).toThrow(/declared twice/);
   });
 });
+
+const pass: NodeHandler = (_req, _res, next) => next();

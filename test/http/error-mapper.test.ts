@@ -1,4 +1,7 @@
-import { describeError } from '../../src/adapters/http/errors/error-mapper';
+import { describeError as describeWith } from '../../src/adapters/http/errors/error-mapper';
+import { IDENTITY_ERRORS } from '../../src/adapters/http/errors/identity-errors';
+
+const describeError = (err: unknown) => describeWith(err, IDENTITY_ERRORS);
 import { LoginThrottleUnavailable } from '../../src/application/ports/login-throttle';
 import { HttpError, ServiceUnavailable, TooManyRequests } from '../../src/adapters/http/errors/http-error';
 import {

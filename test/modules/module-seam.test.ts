@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DomainError, type ErrorCodesOf } from '../../src/domain/errors';
-import type { IdentityErrorCode } from '../../src/adapters/http/errors/error-mapper';
-import { sendJson, type RouteDefinition } from '../../src/adapters/http/modules/http-kit';
+import type { IdentityErrorCode } from '../../src/adapters/http/errors/identity-errors';
+import { json, type Route } from '../../src/adapters/http/modules/http-kit';
 import { ModuleCompositionError } from '../../src/bootstrap/modules/compose-modules';
 import type { PortcullisModule } from '../../src/bootstrap/modules/portcullis-module';
 import { notesModule } from '../../examples/notes/notes-module';
@@ -10,17 +10,15 @@ import { bearer, expectError, signupOwner } from '../support/http-fixtures';
 import { skipOpenApiValidation } from '../support/openapi-supertest-hook';
 
 /** A module whose handlers never look at the caller: whatever protects its routes is the platform's. */
-function careless(name: string, routes: { public?: RouteDefinition[]; protected?: RouteDefinition[] }, extra: Partial<PortcullisModule> = {}): PortcullisModule {
+function careless(name: string, routes: Route[], extra: Partial<PortcullisModule> = {}): PortcullisModule {
   return { name, errors: {}, build: () => routes, ...extra };
 }
 
-const answerSecret: RouteDefinition = {
-  method: 'get', path: '/api/v1/secrets', direct: true, handlers: [(_req, res) => sendJson(res, 200, { secret: 42 })],
-};
+const answerSecret: Route = { method: 'get', path: '/api/v1/secrets', group: 'protected', handle: () => json(200, { secret: 42 }) };
 
 describe('the module seam: what a module cannot do', () => {
   it('cannot serve a protected route without the platform\'s authentication, on either path', async () => {
-    const { app } = await buildModuleTestApp([careless('secrets', { protected: [answerSecret] })]);
+    const { app } = await buildModuleTestApp([careless('secrets', [answerSecret])]);
     skipOpenApiValidation(app); // the careless module documents nothing
     expectError(await request(app).get('/api/v1/secrets'), 401, 'Missing authentication'); // direct path
     expectError(await request(app).get('/api/v1/secrets?x=1'), 401, 'Missing authentication'); // through Express
@@ -33,16 +31,18 @@ describe('the module seam: what a module cannot do', () => {
   });
 
   it.each<[string, PortcullisModule[], RegExp]>([
-    ['a route under identity\'s paths', [careless('sneaky', { public: [{ ...answerSecret, direct: false, path: '/api/v1/auth/me' }] })], /under \/api\/v1\/auth/],
-    ['a route on the docs path', [careless('sneaky', { public: [{ ...answerSecret, direct: false, path: '/api/v1/openapi.json' }] })], /openapi\.json/],
-    ['a public route beside a protected one of another module', [careless('a', { protected: [answerSecret] }), careless('b', { public: [{ ...answerSecret, path: '/API/v1/secrets/' }] })], /clashes/],
-    ['a route that an earlier one\'s pattern matches', [careless('a', { protected: [{ method: 'get', path: '/api/v1/things/:id', handlers: [] }] }), careless('b', { protected: [{ ...answerSecret, path: '/api/v1/things/mine' }] })], /clashes/],
-    ['a taken module name', [careless('notes', {}), notesModule], /name "notes" is taken/],
-    ['identity\'s name', [careless('identity', {})], /name "identity" is taken/],
-    ['an identity audit action', [careless('x', {}, { auditActions: ['login.failed'] })], /audit action "login.failed" is already used/],
-    ['a malformed audit action', [careless('x', {}, { auditActions: ['Created' as 'a.b'] })], /must be <noun>.<verb>/],
-    ['an identity error code', [careless('x', {}, { errors: { INVITE_NOT_FOUND: { status: 404 } } })], /error code INVITE_NOT_FOUND is already used/],
-    ['an error code without an error status', [careless('x', {}, { errors: { X_HAPPENED: { status: 200 } } })], /needs a 4xx or 5xx status/],
+    ['a route under identity\'s paths', [careless('sneaky', [{ ...answerSecret, group: 'public', path: '/api/v1/auth/me' }])], /under \/api\/v1\/auth/],
+    ['a route on the docs path', [careless('sneaky', [{ ...answerSecret, group: 'public', path: '/api/v1/openapi.json' }])], /openapi\.json/],
+    ['a route on the console\'s paths', [careless('sneaky', [{ ...answerSecret, group: 'public', path: '/console/x' }])], /under \/console/],
+    ['a route in a group of the platform\'s', [careless('sneaky', [{ ...answerSecret, group: 'probe' }])], /public or the protected group/],
+    ['a public route beside a protected one of another module', [careless('a', [answerSecret]), careless('b', [{ ...answerSecret, group: 'public', path: '/API/v1/secrets/' }])], /clashes/],
+    ['a route that an earlier one\'s pattern matches', [careless('a', [{ ...answerSecret, path: '/api/v1/things/:id' }]), careless('b', [{ ...answerSecret, path: '/api/v1/things/mine' }])], /clashes/],
+    ['a taken module name', [careless('notes', []), notesModule], /name "notes" is taken/],
+    ['identity\'s name', [careless('identity', [])], /name "identity" is taken/],
+    ['an identity audit action', [careless('x', [], { auditActions: ['login.failed'] })], /audit action "login.failed" is already used/],
+    ['a malformed audit action', [careless('x', [], { auditActions: ['Created' as 'a.b'] })], /must be <noun>.<verb>/],
+    ['an identity error code', [careless('x', [], { errors: { INVITE_NOT_FOUND: { status: 404 } } })], /error code INVITE_NOT_FOUND is already used/],
+    ['an error code without an error status', [careless('x', [], { errors: { X_HAPPENED: { status: 200 } } })], /needs a 4xx or 5xx status/],
   ])('refuses %s when the service starts', async (_name, modules, message) => {
     const built = buildModuleTestApp(modules);
     await expect(built).rejects.toThrow(ModuleCompositionError);
@@ -61,7 +61,7 @@ describe('error maps keyed by the code union', () => {
     const incomplete: Record<Code, number> = { THING_MISSING: 404 };
     expect(Object.keys(complete).sort()).toEqual(['THING_LATE', 'THING_MISSING']);
     expect(incomplete).toBeDefined();
-    // The same holds for identity's own maps (error-mapper.ts, audit-refusals.ts), keyed by IdentityErrorCode.
+    // The same holds for identity's own record of each code (identity-errors.ts), keyed by IdentityErrorCode.
     const identity: IdentityErrorCode[] = ['INVITE_NOT_FOUND', 'LAST_OWNER'];
     // @ts-expect-error a code no identity error class has
     const unknown: IdentityErrorCode = 'INVALID_INPUT';

@@ -45,7 +45,7 @@ export async function buildTestApp(
     readiness: appOptions.readiness,
     rateLimitStore,
     changeHeartbeatMs: appOptions.changeHeartbeatMs,
-    consoleFiles: appOptions.consoleFiles ?? null,
+    consoleFiles: appOptions.consoleFiles,
     onError: (err) => {
       logged.push(err);
       appOptions.onError?.(err);

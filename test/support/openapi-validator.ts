@@ -14,7 +14,7 @@ import addFormats from 'ajv-formats';
 import { apiReferenceWith } from '../../src/bootstrap/modules/compose-modules';
 import { KNOWN_MODULES } from './known-modules';
 import {
-  documentedOperations, escapePointer, NOT_YET_SERVED, parametersDecode, requestPath, type DocumentedOperation,
+  documentedOperations, escapePointer, parametersDecode, requestPath, type DocumentedOperation,
 } from './openapi-operations';
 
 export interface Exchange {
@@ -194,7 +194,7 @@ function checkUnrouted(exchange: Exchange, path: string | null): string[] {
 
 function matchOperation(method: string, path: string | null): DocumentedOperation | undefined {
   if (path === null) return undefined;
-  const candidates = operations.filter((op) => op.pattern.test(path) && !NOT_YET_SERVED.has(op.operationId));
+  const candidates = operations.filter((op) => op.pattern.test(path));
   // Express answers HEAD with the GET route when there is no HEAD route of its own.
   return candidates.find((op) => op.method === method) ?? (method === 'HEAD' ? candidates.find((op) => op.method === 'GET') : undefined);
 }

@@ -77,7 +77,6 @@ export async function assembleForTest(options: TestUseCasesOptions = {}, config:
     keyUsage: options.keyUsage,
     serviceKeyTrustMs: options.serviceKeyTrustMs,
     modules: options.modules,
-    consoleFiles: null,
     ...parts,
   });
 }

@@ -1,33 +1,35 @@
 import type { RequestListener } from 'node:http';
 import express from 'express';
 import type { Logger } from 'pino';
+import proxyAddr from 'proxy-addr';
 import type { Counter } from 'prom-client';
 import type { UseCases } from '../../application/use-cases';
 import { authenticate } from './authentication/authenticate';
-import { countedAuthentication } from './authentication/counted-authentication';
-import { corsPolicy } from './middleware/cors';
-import { errorMapper } from './errors/error-mapper';
-import { liveness, readinessCheck } from './routes/health-routes';
-import { DirectRoutes } from './fast-path/direct-routes';
-import { HttpError } from './errors/http-error';
-import { type HttpMetrics, measureRequests, serveMetrics } from './middleware/http-metrics';
-import { createRateLimiters, type RateLimitConfig, type RateLimitStoreFactory } from './middleware/rate-limits';
-import { ALWAYS_READY, type Readiness } from './routes/readiness';
 import { auditRefusals } from './authentication/audit-refusals';
-import { assignRequestId } from './middleware/request-id';
-import type { NodeHandler, NodeRequest } from './fast-path/node-handler';
-import { requestLog } from './middleware/request-log';
-import { addRouteGroup } from './routes/route-group';
-import { securityHeaders } from './middleware/security-headers';
-import { addDocsRoutes } from './routes/docs-routes';
-import { type ChangeStreamLimits, DEFAULT_CHANGE_STREAM_LIMITS, DEFAULT_HEARTBEAT_MS } from './verifiers/change-stream';
-import { VerifierMetrics } from './verifiers/verifier-metrics';
-import { addVerifierRoutes } from './verifiers/verifier-routes';
+import { countedAuthentication } from './authentication/counted-authentication';
+import { consoleRoutes } from './console/console-routes';
 import { type ConsoleFiles, readConsoleFiles } from './console/console-files';
-import { addConsoleRoutes } from './console/console-routes';
-import { protectedRoutes } from './routes/protected-routes';
-import { publicRoutes } from './routes/public-routes';
-import { type ModuleHttp, moduleErrorTables } from './modules/module-http';
+import { openApiJson } from './docs/openapi-document';
+import { type ErrorTable, errorMapper } from './errors/error-mapper';
+import { HttpError } from './errors/http-error';
+import type { NodeHandler, NodeRequest } from './fast-path/node-handler';
+import { corsPolicy } from './middleware/cors';
+import { type HttpMetrics, measureRequests } from './middleware/http-metrics';
+import { createRateLimiters, type RateLimitConfig, type RateLimitStoreFactory } from './middleware/rate-limits';
+import { assignRequestId } from './middleware/request-id';
+import { requestLog } from './middleware/request-log';
+import { securityHeaders } from './middleware/security-headers';
+import type { ModuleHttp } from './modules/module-http';
+import { docsRoutes } from './routes/docs-routes';
+import { probeRoutes } from './routes/health-routes';
+import { ALWAYS_READY, type Readiness } from './routes/readiness';
+import { AUTH_BASE } from './routes/identity-routes';
+import type { Route } from './routes/route';
+import { RouteTable } from './routes/route-table';
+import { type ChangeStreamLimits, DEFAULT_CHANGE_STREAM_LIMITS, DEFAULT_HEARTBEAT_MS } from './verifiers/change-stream';
+import { serviceGuard } from './verifiers/service-guard';
+import { VerifierMetrics } from './verifiers/verifier-metrics';
+import { verifierRoutes } from './verifiers/verifier-routes';
 
 /**
  * Express's `trust proxy` setting, passed through: it decides req.ip, hence the rate-limit key. A hop
@@ -67,48 +69,46 @@ export interface AppOptions {
   readonly readiness?: Readiness | undefined;
   /** How often an idle change-feed stream carries a heartbeat. Default: DEFAULT_HEARTBEAT_MS. */
   readonly changeHeartbeatMs?: number | undefined;
-  /** Change streams per service key and per instance, and how far a reader may fall behind. Default: DEFAULT_CHANGE_STREAM_LIMITS. */
-  readonly changeStreamLimits?: Partial<ChangeStreamLimits> | undefined;
+  /** How many change streams an instance and a service key may hold open, and how far a reader may fall behind. */
+  readonly changeStreamLimits?: ChangeStreamLimits | undefined;
   /**
-   * Product modules, after identity (composeModules, src/bootstrap/modules): their routes join the
-   * public and protected groups, their error codes the error mapper. Unset: identity alone.
+   * Identity, then the product modules (composeModules, src/bootstrap/modules): their routes, each
+   * in its group, and their error records.
    */
-  readonly modules?: readonly ModuleHttp[] | undefined;
+  readonly modules: readonly ModuleHttp[];
   /** GET /api/v1/openapi.json's body with the modules' parts merged in; unset: docs/openapi.yaml as it is. */
   readonly apiReferenceJson?: string | undefined;
   /** The console served at /console. Unset: read from console/dist now; null, or not built: none. */
   readonly consoleFiles?: ConsoleFiles | null | undefined;
 }
 
-const AUTH_BASE = '/api/v1/auth';
-
-/** A function as the third argument is the error reporter alone (`{ onError }`), as before logs and metrics. */
-function optionsFrom(options: AppOptions | ((err: unknown) => void)): AppOptions {
-  return typeof options === 'function' ? { onError: options } : options;
+/** Which forwarded addresses to believe, as one function for Express and the direct path alike. */
+function trustOf(setting: TrustProxy | undefined): (address: string, hop: number) => boolean {
+  if (setting === undefined || setting === false) return () => false;
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return proxyAddr.compile(typeof setting === 'string' ? setting.split(',').map((part) => part.trim()) : [...setting]);
 }
 
 /**
  * The order is the policy: the request log and metrics first, so that every request, refused or
  * not, is counted and answered with its x-request-id; CORS next (preflights answered before anything
- * counts them, and even a 429 carries CORS headers so a browser client can read it); /healthz,
- * /readyz and /metrics before rate limits and authentication; then the global limiter, the two
- * route groups, 404, and the one error mapper. So the global limit counts every request but the
- * probes, /metrics and CORS preflights; login and signup add their own (docs/operations.md, "Rate limits").
+ * counts them, and even a 429 carries CORS headers so a browser client can read it); then the
+ * routes group by group (route-table.ts): the probes (/healthz, /readyz, /metrics) and the
+ * verifying services' routes (limited per service key) before the global limiter, then the pages
+ * (API reference, console), the public group and the protected group after it; 404; and the one
+ * error mapper. So the global limit counts every request but the probes, the verifiers' and CORS
+ * preflights; login and signup add their own (docs/operations.md, "Rate limits").
  *
- * What it returns is the server's request listener: the Express app, with GET /me and GET /invites
- * answered before Express is reached by the same handlers in the same order (direct-routes.ts).
+ * Every route is declared once (routes/route.ts): identity's and each module's come in `modules`,
+ * the platform's are added here. What it returns is the server's request listener: the Express
+ * app, with the routes that qualify also answered without Express (route-table.ts).
  */
-export function createApp(
-  useCases: UseCases,
-  config: HttpConfig,
-  appOptions: AppOptions | ((err: unknown) => void) = {},
-): RequestListener {
-  const options = optionsFrom(appOptions);
+export function createApp(useCases: UseCases, config: HttpConfig, options: AppOptions): HttpApp {
   const {
-    logger, onError, metrics, serveMetrics: metricsRoute = true, readiness = ALWAYS_READY, modules = [], apiReferenceJson,
+    logger, onError, metrics, serveMetrics: metricsRoute = true, readiness = ALWAYS_READY, modules, apiReferenceJson,
     consoleFiles = readConsoleFiles(),
   } = options;
-  const moduleErrors = moduleErrorTables(modules);
+  const errors: ErrorTable = Object.assign({}, ...modules.map((module) => module.errors)) as ErrorTable;
   const log = (err: unknown, req?: NodeRequest & { log?: Logger }): void => {
     if (logger) (req?.log ?? logger).error({ err }, 'request failed');
     if (onError) onError(err);
@@ -118,7 +118,8 @@ export function createApp(
   app.disable('x-powered-by');
   app.set('etag', false); // responses are per caller and never cached; an ETag only costs a hash
   if ((config.trustProxy as unknown) === true) throw new Error('trust proxy must be a hop count or a list of subnets, never true');
-  if (config.trustProxy !== undefined && config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
+  const trust = trustOf(config.trustProxy);
+  app.set('trust proxy', trust);
 
   const limiters = createRateLimiters(config.rateLimits, {
     store: config.rateLimitStore,
@@ -126,55 +127,57 @@ export function createApp(
     onReject: metrics ? (limiter) => metrics.rateLimited(limiter) : undefined,
   });
 
-  // Every request, before any route; the direct routes run the same list (the limiter comes after the
-  // health and metrics routes, which no direct path shares).
+  // Every request, before any route; the direct path runs the same list.
   const everyRequest: NodeHandler[] = [logger ? requestLog(logger) : assignRequestId()];
   if (metrics) {
     const outcomes = new Map<string, Counter<'outcome'>>([[`${AUTH_BASE}/login`, metrics.logins], [`${AUTH_BASE}/signup`, metrics.signups]]);
     everyRequest.push(measureRequests(metrics, outcomes));
   }
   everyRequest.push(securityHeaders(), corsPolicy(config.corsOrigin));
-  const mapErrors = errorMapper(log, moduleErrors.statuses);
-  const direct = new DirectRoutes({ before: [...everyRequest, limiters.global], errorMapper: mapErrors });
-
   for (const handler of everyRequest) app.use(handler);
-  app.get('/healthz', liveness);
-  app.get('/readyz', readinessCheck(readiness));
-  if (metrics && metricsRoute) app.get('/metrics', serveMetrics(metrics.registry));
-  // Introspection and the change feed: limited per service key rather than by the global limiter.
-  addVerifierRoutes(app, AUTH_BASE, useCases, {
-    globalLimiter: limiters.global,
-    introspectLimiter: limiters.introspect,
-    heartbeatMs: options.changeHeartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-    changeStreamLimits: { ...DEFAULT_CHANGE_STREAM_LIMITS, ...options.changeStreamLimits },
-    metrics: metrics ? new VerifierMetrics(metrics.registry) : undefined,
-    direct: { routes: direct, before: everyRequest },
-  });
-  app.use(limiters.global);
-  addDocsRoutes(app, apiReferenceJson); // GET /api/v1/openapi.json and /docs: public, rate limited, their own CSP
-  if (consoleFiles) addConsoleRoutes(app, consoleFiles); // GET /console...: the same, with the console's CSP
-  else logger?.warn('the console is not built (npm run console:build): /console answers 404');
 
-  // Authentication belongs to the protected group itself, not to a path: see addRouteGroup for why it
-  // is attached per matched route, which keeps an unknown path a 404 rather than a 401.
+  // Authentication belongs to the protected group itself, not to a path: it runs once a route of the
+  // group has matched on method and path, so an unknown path is still a 404 rather than a 401.
   const authenticateGuard = authenticate(useCases.authenticate);
-  const protectedGuard = metrics ? countedAuthentication(authenticateGuard, metrics) : authenticateGuard;
-  const recordRefusals = auditRefusals(useCases.recordRefusal, log, moduleErrors.refusals);
-  addRouteGroup(app, [], publicRoutes(useCases, limiters), { mountPath: AUTH_BASE });
-  addRouteGroup(app, [protectedGuard], protectedRoutes(useCases), {
-    mountPath: AUTH_BASE,
-    onError: [recordRefusals],
-    direct,
+  const mapErrors = errorMapper(log, errors);
+  const table = new RouteTable({
+    groups: {
+      probe: { guards: [], onError: [] },
+      service: { guards: [serviceGuard(useCases.authenticateService, limiters.global)], onError: [] },
+      page: { guards: [], onError: [] },
+      public: { guards: [], onError: [] },
+      protected: {
+        guards: [metrics ? countedAuthentication(authenticateGuard, metrics) : authenticateGuard],
+        onError: [auditRefusals(useCases.recordRefusal, log, errors)],
+      },
+    },
+    limiters,
+    before: everyRequest,
+    globalLimiter: limiters.global,
+    errorMapper: mapErrors,
+    trust,
   });
-  // The modules' routes join the same two groups: the same guard, refusal recorder and direct path.
-  for (const module of modules) {
-    addRouteGroup(app, [], module.publicRoutes);
-    addRouteGroup(app, [protectedGuard], module.protectedRoutes, { onError: [recordRefusals], direct });
-  }
+  table.add(probeRoutes(readiness, metrics && metricsRoute ? metrics.registry : undefined));
+  table.add(verifierRoutes(useCases, {
+    heartbeatMs: options.changeHeartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+    changeStreamLimits: options.changeStreamLimits ?? DEFAULT_CHANGE_STREAM_LIMITS,
+    metrics: metrics ? new VerifierMetrics(metrics.registry) : undefined,
+  }));
+  table.add(docsRoutes(apiReferenceJson ?? openApiJson()));
+  if (consoleFiles) table.add(consoleRoutes(consoleFiles));
+  else logger?.warn('the console is not built (npm run console:build): /console answers 404');
+  for (const module of modules) table.add(module.routes);
+  table.mount(app);
 
   app.use((_req, _res, next) => {
     next(new HttpError(404, 'Not found'));
   });
   app.use(mapErrors);
-  return direct.listener(app);
+  return { listener: table.listener(app), routes: table.routes };
+}
+
+/** The app: the server's request listener, and every route it serves (each as declared). */
+export interface HttpApp {
+  readonly listener: RequestListener;
+  readonly routes: readonly Route[];
 }

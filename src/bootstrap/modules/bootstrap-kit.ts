@@ -3,5 +3,5 @@
  * examples/notes/main.ts) may import from the platform's composition root: the module interface
  * and the service's main, to start identity with a list of modules.
  */
-export type { ModuleErrorAnswer, ModulePlatform, ModuleRoutes, ModuleStore, PortcullisModule, TenantUnitOfWork } from './portcullis-module';
+export type { ErrorAnswer, ModulePlatform, ModuleStore, PortcullisModule, Route, TenantUnitOfWork } from './portcullis-module';
 export { main } from '../main';

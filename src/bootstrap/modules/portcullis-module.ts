@@ -4,8 +4,8 @@ import type { AuditTrail } from '../../application/audit/audit-trail';
 import type { Clock } from '../../application/ports/clock';
 import type { IdGenerator } from '../../application/ports/ids';
 import type { ModuleAuditAction } from '../../domain/audit-event';
-import type { ModuleErrorAnswer } from '../../adapters/http/modules/module-http';
-import type { RouteDefinition } from '../../adapters/http/routes/route-group';
+import type { ErrorAnswer } from '../../adapters/http/errors/error-mapper';
+import type { Route } from '../../adapters/http/routes/route';
 import type { ModuleStore } from '../../adapters/persistence/modules/module-store';
 
 /**
@@ -32,10 +32,17 @@ export interface PortcullisModule<Code extends string = string> {
   readonly apiReference?: string;
   /** The actions its use-cases append to the audit trail: `<noun>.<verb>`, unused by identity or another module. */
   readonly auditActions?: readonly ModuleAuditAction[];
-  /** Every error code of the module: its HTTP status (the message is the error's own), and whether it is a "not in your tenant". */
-  readonly errors: Readonly<Record<Code, ModuleErrorAnswer>>;
-  /** Builds the use-cases and routes once the platform is up. Called once, at start. */
-  build(platform: ModulePlatform): ModuleRoutes | Promise<ModuleRoutes>;
+  /**
+   * Every error code of the module, one record each: its HTTP status (the message is the error's
+   * own), and whether it means "not in your tenant" (`notInTenant`: the record's kind) for the trail.
+   */
+  readonly errors: Readonly<Record<Code, ErrorAnswer>>;
+  /**
+   * Builds the use-cases and routes once the platform is up. Called once, at start. Each route names
+   * its group: `public`, or `protected` (the platform puts authentication in front of it). Paths are
+   * full (`/api/v1/notes`), outside identity's `/api/v1/auth` and the platform's own paths.
+   */
+  build(platform: ModulePlatform): readonly Route[] | Promise<readonly Route[]>;
 }
 
 /**
@@ -51,12 +58,4 @@ export interface ModulePlatform {
   readonly trail: AuditTrail;
 }
 
-/** A module's routes, by group. Paths are full (`/api/v1/notes`), outside identity's `/api/v1/auth`. */
-export interface ModuleRoutes {
-  /** No authentication. */
-  readonly public?: readonly RouteDefinition[];
-  /** Behind the protected group's authentication, which the platform puts in front of every one of them. */
-  readonly protected?: readonly RouteDefinition[];
-}
-
-export type { ModuleErrorAnswer, ModuleStore, TenantUnitOfWork };
+export type { ErrorAnswer, ModuleStore, Route, TenantUnitOfWork };

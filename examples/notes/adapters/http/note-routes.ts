@@ -1,6 +1,4 @@
-import {
-  jsonBody, originOf, principalOf, requireRole, type RouteDefinition, sendJson, validateBody,
-} from '../../../../src/adapters/http/modules/http-kit';
+import { json, route, type Route } from '../../../../src/adapters/http/modules/http-kit';
 import type { CreateNote } from '../../application/create-note';
 import type { DeleteNote } from '../../application/delete-note';
 import type { ListNotes } from '../../application/list-notes';
@@ -20,37 +18,27 @@ function noteJson(note: Note) {
 }
 
 /**
- * The protected group's routes: the platform puts authentication in front of each one. The role
- * guard comes before the body is read, as on identity's routes; the use-cases check the role again.
+ * The notes routes, each declared once: method, path, group (protected: the platform puts
+ * authentication in front of each), minimum role (checked before the body is read), body DTO and
+ * handler. The use-cases check the role again.
  */
-export function noteRoutes(useCases: NoteUseCases): RouteDefinition[] {
+export function noteRoutes(useCases: NoteUseCases): Route[] {
   return [
-    {
-      method: 'post',
-      path: NOTES_PATH,
-      handlers: [requireRole('member'), jsonBody(), validateBody(CreateNoteBody), async (req, res) => {
-        const body = req.body as CreateNoteBody;
-        const note = await useCases.createNote.execute(principalOf(res), { title: body.title, body: body.body }, originOf(req));
-        sendJson(res, 201, noteJson(note));
-      }],
-    },
-    {
-      // A GET without path parameters whose handlers are NodeHandlers: served on the direct path too.
-      method: 'get',
-      path: NOTES_PATH,
-      direct: true,
-      handlers: [async (_req, res) => {
-        const notes = await useCases.listNotes.execute(principalOf(res));
-        sendJson(res, 200, { notes: notes.map(noteJson) });
-      }],
-    },
-    {
-      method: 'delete',
-      path: `${NOTES_PATH}/:id`,
-      handlers: [requireRole('admin'), async (req, res) => {
-        await useCases.deleteNote.execute(principalOf(res), String(req.params['id']), originOf(req));
-        sendJson(res, 200, { deleted: true });
-      }],
-    },
+    route({
+      method: 'post', path: NOTES_PATH, group: 'protected', role: 'member', body: CreateNoteBody,
+      handle: async ({ principal, body, origin }) =>
+        json(201, noteJson(await useCases.createNote.execute(principal, { title: body.title, body: body.body }, origin))),
+    }),
+    route({
+      method: 'get', path: NOTES_PATH, group: 'protected',
+      handle: async ({ principal }) => json(200, { notes: (await useCases.listNotes.execute(principal)).map(noteJson) }),
+    }),
+    route({
+      method: 'delete', path: `${NOTES_PATH}/:id`, group: 'protected', role: 'admin',
+      handle: async ({ principal, params, origin }) => {
+        await useCases.deleteNote.execute(principal, params['id']!, origin);
+        return json(200, { deleted: true });
+      },
+    }),
   ];
 }

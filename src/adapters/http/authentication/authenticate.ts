@@ -1,6 +1,6 @@
 import type { Authenticate } from '../../../application/authentication/authenticate';
 import type { NodeHandler } from '../fast-path/node-handler';
-import { setPrincipal } from './request-principal';
+import { contextOf } from '../request-context';
 
 /**
  * Node joins repeated custom headers into one string, so an array should not happen; if it does,
@@ -12,12 +12,12 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 
 /** Part 5's check: the use-case decides; a refusal is a DomainError for the error mapper. */
 export function authenticate(useCase: Authenticate): NodeHandler {
-  return async (req, res, next) => {
+  return async (req, _res, next) => {
     const principal = await useCase.execute({
       apiKey: headerValue(req.headers['x-api-key']),
       authorization: req.headers.authorization,
     });
-    setPrincipal(res, principal);
+    contextOf(req).principal = principal;
     next();
   };
 }

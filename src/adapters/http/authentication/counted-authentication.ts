@@ -2,7 +2,7 @@ import { StorageUnavailable } from '../../../application/ports/storage-unavailab
 import { DomainError } from '../../../domain/errors';
 import type { AuthenticationMethod, HttpMetrics } from '../middleware/http-metrics';
 import type { NodeHandler, NodeRequest } from '../fast-path/node-handler';
-import { principalIfAny } from './request-principal';
+import { contextOf } from '../request-context';
 
 /** The credential part 5 will look at: a present x-api-key wins, then a Bearer authorization. */
 function attemptedMethod(req: NodeRequest): AuthenticationMethod {
@@ -30,7 +30,7 @@ export function countedAuthentication(guard: NodeHandler, metrics: HttpMetrics):
       metrics.authentications.inc({ method, outcome: 'failure', reason: reasonOf(error) });
       throw error;
     }
-    const principal = principalIfAny(res);
+    const { principal } = contextOf(req);
     if (principal) metrics.authentications.inc({ method: principal.method, outcome: 'success', reason: 'ok' });
   };
 }

@@ -1,10 +1,9 @@
-import express, { type RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
 import { HttpError } from '../errors/http-error';
 import { unsafeJsonReason } from './json-guards';
 
 const BODY_LIMIT = '100kb';
-/** The same limit in bytes, for readers that count for themselves (node-json-body.ts). */
-export const BODY_LIMIT_BYTES = 100 * 1024;
 
 /** A body is on its way when it is chunked or announces a non-zero length (an empty one is no body). */
 export function hasBody(headers: { 'transfer-encoding'?: string | undefined; 'content-length'?: string | undefined }): boolean {
@@ -40,43 +39,35 @@ export function jsonObjectProblem(body: unknown): HttpError | null {
   return unsafe === null ? null : new HttpError(400, unsafe);
 }
 
+const parse = express.json({ limit: BODY_LIMIT, strict: false, type: () => true });
+
+/** `application/json`, whatever its parameters and case (Express's req.is needs Express's request). */
+function isJson(contentType: string | undefined): boolean {
+  const [type = ''] = (contentType ?? '').split(';');
+  return type.trim().toLowerCase() === 'application/json';
+}
+
 /**
- * Parses a JSON object body, for the routes that take one. `strict: false` lets every JSON value
- * through the parser, so that an array or a string gets our clearer "must be an object" answer
- * instead of a syntax error. A missing body becomes `{}`, so validation names the missing fields.
- * A charset other than UTF-8 is refused before the parser runs (charsetProblem); the parser's own
- * failures (malformed, too large) go on to the error mapper as they are.
+ * The one body reader: a JSON object, for the routes that declare a body (route-table.ts), on the
+ * Express path and the direct one alike (body-parser needs nothing of Express's request). A missing
+ * body is `{}`, so validation names the missing fields. Other content types are 415 (body-parser
+ * would skip them silently and leave no body), and so is a charset other than UTF-8
+ * (charsetProblem). `strict: false` lets every JSON value through the parser, so that an array or a
+ * string gets our clearer "must be an object" answer instead of a syntax error. The parser's own
+ * failures (malformed, too large, a bad length or encoding) go to the error mapper as they are.
  */
-export function jsonBody(): RequestHandler {
-  const parse = express.json({ limit: BODY_LIMIT, strict: false });
-  return (req, res, next) => {
-    if (!hasBody(req.headers)) {
-      req.body = {};
-      next();
-      return;
-    }
-    // express.json would silently skip other types and leave us with no body: refuse them instead.
-    if (!req.is('application/json')) {
-      next(new HttpError(415, 'Content-Type must be application/json'));
-      return;
-    }
-    const charset = charsetProblem(req.headers['content-type']);
-    if (charset) {
-      next(charset);
-      return;
-    }
-    parse(req, res, (err?: unknown) => {
-      if (err) {
-        next(err);
-        return;
-      }
-      const body: unknown = req.body; // `null` too is a JSON value, and not an object
-      const problem = jsonObjectProblem(body);
-      if (problem) {
-        next(problem);
-        return;
-      }
-      next();
+export async function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<Record<string, unknown>> {
+  if (!hasBody(req.headers)) return {};
+  if (!isJson(req.headers['content-type'])) throw new HttpError(415, 'Content-Type must be application/json');
+  const charset = charsetProblem(req.headers['content-type']);
+  if (charset) throw charset;
+  const body = await new Promise<unknown>((resolve, reject) => {
+    parse(req as Parameters<typeof parse>[0], res as Parameters<typeof parse>[1], (err?: unknown) => {
+      if (err) reject(err);
+      else resolve((req as IncomingMessage & { body?: unknown }).body);
     });
-  };
+  });
+  const problem = jsonObjectProblem(body); // `null` too is a JSON value, and not an object
+  if (problem) throw problem;
+  return body as Record<string, unknown>;
 }

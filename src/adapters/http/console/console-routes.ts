@@ -1,5 +1,6 @@
+import { HttpError } from '../errors/http-error';
 import { PAGE_CONTENT_SECURITY_POLICY, PAGE_OPENER_POLICY } from '../middleware/security-headers';
-import type { IRouter, Response } from 'express';
+import { type Answer, bytes, type Route } from '../routes/route';
 import type { ConsoleFile, ConsoleFiles } from './console-files';
 
 export const CONSOLE_BASE = '/console';
@@ -15,37 +16,40 @@ export const CONSOLE_CONTENT_SECURITY_POLICY = PAGE_CONTENT_SECURITY_POLICY;
 const HASHED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 const ICON_CACHE_CONTROL = 'public, max-age=86400';
 
-function send(res: Response, file: ConsoleFile, headers: Record<string, string>): void {
-  res.set({ 'Content-Type': file.contentType, 'Content-Security-Policy': CONSOLE_CONTENT_SECURITY_POLICY, ...headers }).send(file.body);
+function send(file: ConsoleFile, headers: Record<string, string>): Answer {
+  return bytes(200, file.body, file.contentType, { 'Content-Security-Policy': CONSOLE_CONTENT_SECURITY_POLICY, ...headers });
 }
 
 /**
- * The tenant administrators' console under /console: its bundles under /console/assets, and the
- * page at /console and at every one-segment address below it (/console/members,
- * /console/join?token=...), where the page's own router picks the screen. The page keeps the API's
- * `Cache-Control: no-store`; `Referrer-Policy: no-referrer` keeps an invitation token in the
- * address from leaving in a Referer header; `Cross-Origin-Opener-Policy: same-origin` keeps a window
- * of another site that opened the page from holding a handle on it (PAGE_OPENER_POLICY).
+ * The tenant administrators' console under /console (the `page` group): its bundles under
+ * /console/assets, and the page at /console and at every one-segment address below it
+ * (/console/members, /console/join?token=...), where the page's own router picks the screen. The
+ * page keeps the API's `Cache-Control: no-store`; `Referrer-Policy: no-referrer` keeps an
+ * invitation token in the address from leaving in a Referer header; `Cross-Origin-Opener-Policy:
+ * same-origin` keeps a window of another site that opened the page from holding a handle on it
+ * (PAGE_OPENER_POLICY).
  *
- * Unknown assets and deeper paths fall through to the 404 every unknown path gets. Mounted behind
- * the global rate limit like the reference page; a page load is three requests.
+ * Unknown assets and deeper paths get the 404 every unknown path gets. Behind the global rate
+ * limit like the reference page; a page load is three requests.
  */
-export function addConsoleRoutes(router: IRouter, files: ConsoleFiles): void {
-  const page = (_req: unknown, res: Response): void => {
-    send(res, files.page, { 'Referrer-Policy': 'no-referrer', ...PAGE_OPENER_POLICY });
-  };
-  router.get(CONSOLE_BASE, page);
-  router.get(`${CONSOLE_BASE}/assets/:file`, (req, res, next) => {
-    const asset = files.assets.get(req.params.file);
-    if (!asset) {
-      next();
-      return;
-    }
-    send(res, asset, { 'Cache-Control': HASHED_ASSET_CACHE_CONTROL });
-  });
-  router.get(`${CONSOLE_BASE}/:page`, (req, res) => {
-    const file = files.topLevel.get(req.params.page);
-    if (file) send(res, file, { 'Cache-Control': ICON_CACHE_CONTROL });
-    else page(req, res);
-  });
+export function consoleRoutes(files: ConsoleFiles): Route[] {
+  const page = (): Answer => send(files.page, { 'Referrer-Policy': 'no-referrer', ...PAGE_OPENER_POLICY });
+  return [
+    { method: 'get', path: CONSOLE_BASE, group: 'page', handle: page },
+    {
+      method: 'get', path: `${CONSOLE_BASE}/assets/:file`, group: 'page',
+      handle: ({ params }) => {
+        const asset = files.assets.get(params['file']!);
+        if (!asset) throw new HttpError(404, 'Not found');
+        return send(asset, { 'Cache-Control': HASHED_ASSET_CACHE_CONTROL });
+      },
+    },
+    {
+      method: 'get', path: `${CONSOLE_BASE}/:page`, group: 'page',
+      handle: ({ params }) => {
+        const file = files.topLevel.get(params['page']!);
+        return file ? send(file, { 'Cache-Control': ICON_CACHE_CONTROL }) : page();
+      },
+    },
+  ];
 }

@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { NodeHandler } from '../fast-path/node-handler';
 import type { LimiterName } from './rate-limits';
-import { routePatternOf } from '../routes/request-route';
+import { contextOf } from '../request-context';
 
 /** Seconds: from a cached /me (well under a millisecond) to a login's scrypt (~0.15 s) and a stuck database. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -87,7 +87,7 @@ export function measureRequests(metrics: HttpMetrics, outcomeCounters: ReadonlyM
   return (req, res, next) => {
     const started = performance.now();
     res.once('finish', () => {
-      const route = routePatternOf(req, res);
+      const { route } = contextOf(req);
       const status = res.statusCode;
       metrics.requestDuration.observe(
         { method: req.method ?? '', route, status: STATUS_LABELS[status] ?? String(status) },

@@ -2,7 +2,7 @@ import { MemoryStore, type Store } from 'express-rate-limit';
 import { FailClosedStore } from './fail-closed-store';
 import { type BucketOf, fixedWindowLimiter } from './fixed-window-limiter';
 import type { NodeHandler } from '../fast-path/node-handler';
-import { serviceCallerOf } from '../verifiers/service-caller';
+import { contextOf } from '../request-context';
 
 const WINDOW_MS = 60_000;
 
@@ -74,6 +74,6 @@ export function createRateLimiters(config: RateLimitConfig, options: RateLimiter
     global: build('global'),
     login: build('login'),
     signup: build('signup'),
-    introspect: build('introspect', (_req, res) => `service:${serviceCallerOf(res).serviceKeyId}`),
+    introspect: build('introspect', (req) => `service:${contextOf(req).serviceCaller?.serviceKeyId ?? ''}`),
   };
 }

@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import type { NodeHandler, NodeRequest, NodeResponse } from '../fast-path/node-handler';
-import { principalIfAny } from '../authentication/request-principal';
+import type { NodeHandler } from '../fast-path/node-handler';
 import { answerRequestId } from './request-id';
-import { routePatternOf } from '../routes/request-route';
+import { contextOf } from '../request-context';
 
 /**
  * The request headers whose values the debug level writes. Every other header present is written
@@ -68,14 +67,8 @@ interface RequestLine {
 export function requestLog(logger: Logger): NodeHandler {
   const withHeaders = logger.isLevelEnabled('debug');
   const line = (req: IncomingMessage, res: ServerResponse, durationMs: number): RequestLine => {
-    const response = res as NodeResponse;
-    const entry: RequestLine = {
-      method: req.method ?? '',
-      route: routePatternOf(req as NodeRequest, response),
-      status: res.statusCode,
-      durationMs,
-    };
-    const principal = principalIfAny(response);
+    const { route, principal } = contextOf(req);
+    const entry: RequestLine = { method: req.method ?? '', route, status: res.statusCode, durationMs };
     if (principal) {
       entry.tenantId = principal.tenantId;
       entry.userId = principal.userId;

@@ -1,10 +1,10 @@
+import type { ServerResponse } from 'node:http';
 import type { AuthenticateService } from '../../../application/authentication/authenticate-service';
 import type { CredentialChangeFeed } from '../../../application/ports/credential-change-feed';
 import type { LoggedChange } from '../../../application/ports/credential-change-log';
 import { scopeCovers, type ServiceCaller } from '../../../domain/service-key';
 import { HttpError, ServiceUnavailable } from '../errors/http-error';
-import type { NodeHandler, NodeResponse } from '../fast-path/node-handler';
-import { serviceCallerOf } from './service-caller';
+import type { Answer } from '../routes/route';
 import { serviceKeyOf } from './service-guard';
 import type { VerifierMetrics } from './verifier-metrics';
 
@@ -107,12 +107,11 @@ function eventsFor(batch: readonly LoggedChange[], caller: ServiceCaller): { tex
  * - When its service key is revoked (or its scope changed), the stream is sent `reset` and closed
  *   as soon as the instance applies that change; the key is also checked again at every heartbeat.
  */
-export function changeStream({ changes, authenticateService, heartbeatMs, limits, metrics }: ChangeStreamOptions): NodeHandler {
+export function changeStream({ changes, authenticateService, heartbeatMs, limits, metrics }: ChangeStreamOptions): (caller: ServiceCaller) => Answer {
   const openPerKey = new Map<string, number>();
   let openInAll = 0;
 
-  return (req, res) => {
-    const caller = serviceCallerOf(res);
+  return (caller) => ({ stream: (req, res) => {
     const ofKey = openPerKey.get(caller.serviceKeyId) ?? 0;
     if (openInAll >= limits.perInstance) {
       metrics?.changeStreamsRefused.inc({ reason: 'instance' });
@@ -188,10 +187,10 @@ export function changeStream({ changes, authenticateService, heartbeatMs, limits
 
     startEventStream(res);
     send('ready', { heartbeat_ms: heartbeatMs, position: subscription.position });
-  };
+  } });
 }
 
-function startEventStream(res: NodeResponse): void {
+function startEventStream(res: ServerResponse): void {
   res.statusCode = 200;
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');

@@ -1,11 +1,12 @@
 import type { AuthenticateService } from '../../../application/authentication/authenticate-service';
-import type { NodeHandler, NodeRequest } from '../fast-path/node-handler';
-import { setServiceCaller } from './service-caller';
+import type { IncomingMessage } from 'node:http';
+import type { NodeHandler } from '../fast-path/node-handler';
+import { contextOf } from '../request-context';
 
 /** The header a verifying service sends its service key in. Never `x-api-key` or `authorization`: those carry the caller's credential. */
 export const SERVICE_KEY_HEADER = 'x-service-key';
 
-export function serviceKeyOf(req: NodeRequest): string | undefined {
+export function serviceKeyOf(req: IncomingMessage): string | undefined {
   const value = req.headers[SERVICE_KEY_HEADER];
   return Array.isArray(value) ? value.join(', ') : value;
 }
@@ -20,7 +21,7 @@ export function serviceGuard(useCase: AuthenticateService, globalLimiter: NodeHa
     const rawKey = serviceKeyOf(req);
     const verify = (): void => {
       useCase.execute(rawKey).then((caller) => {
-        setServiceCaller(res, caller);
+        contextOf(req).serviceCaller = caller;
         next();
       }, next);
     };

@@ -2,9 +2,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import { MAX_AUDIT_PAGE } from '../../../../application/audit/list-audit-events';
 import { AUDIT_ACTION_PATTERN, type AuditAction, type ModuleAuditAction } from '../../../../domain/audit-event';
-import type { RequestHandler } from 'express';
 import { HttpError } from '../../errors/http-error';
-import { queryOf } from '../validate-query';
 import { OptionalField } from './optional-field';
 
 /**
@@ -12,14 +10,10 @@ import { OptionalField } from './optional-field';
  * (ListAuditEvents.actions). The DTO checks its form; this, once validated, its membership, with
  * class-validator's own wording so both read alike.
  */
-export function knownAuditAction(actions: readonly string[]): RequestHandler {
-  const known = new Set(actions);
+export function assertKnownAuditAction(actions: readonly string[], action: string | undefined): void {
+  if (action === undefined || actions.includes(action)) return;
   const message = `action must be one of the following values: ${actions.join(', ')}`;
-  return (_req, res, next) => {
-    const { action } = queryOf<AuditEventsQuery>(res);
-    if (action !== undefined && !known.has(action)) throw new HttpError(400, message, [{ field: 'action', message }]);
-    next();
-  };
+  throw new HttpError(400, message, [{ field: 'action', message }]);
 }
 
 /** GET /audit-events?limit=&cursor=&action=&actor= : each at most once, nothing else. */
@@ -37,7 +31,7 @@ export class AuditEventsQuery {
   @Matches(/^[A-Za-z0-9_-]+$/, { message: 'cursor must be a cursor returned by this endpoint' })
   cursor?: string;
 
-  // By form here; knownAuditAction then checks it against the actions installed here.
+  // By form here; assertKnownAuditAction then checks it against the actions installed here.
   @OptionalField()
   @IsString()
   @MaxLength(100)

@@ -1,0 +1,37 @@
+import type { ErrorCodesOf } from '../../../domain/errors';
+import type * as identityErrors from '../../../domain/errors';
+import type { ErrorAnswer } from './error-mapper';
+
+/** The code of every DomainError that src/domain/errors.ts exports. */
+export type IdentityErrorCode = ErrorCodesOf<typeof identityErrors>;
+
+/**
+ * Identity's errors, one record each: the contract's status for every domain rule (the message is
+ * the error's own, docs/contract.md's "Errors"), and how an authenticated caller's refusal is
+ * recorded. Keyed by the code union, so an error class added to errors.ts without a record here does
+ * not compile. Product modules declare theirs the same way (PortcullisModule.errors).
+ */
+export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> = {
+  EMAIL_ALREADY_REGISTERED: { status: 409 },
+  INVALID_INVITE_TOKEN: { status: 400 },
+  INVITE_ALREADY_ACCEPTED: { status: 400 },
+  INVITE_EXPIRED: { status: 400 },
+  TENANT_NAME_REQUIRED: { status: 400 },
+  INVALID_CREDENTIALS: { status: 401 },
+  INVALID_API_KEY_FORMAT: { status: 401 },
+  INVALID_API_KEY: { status: 401 },
+  INVALID_TOKEN: { status: 401 },
+  MISSING_AUTHENTICATION: { status: 401 },
+  INSUFFICIENT_ROLE: { status: 403 }, // recorded from the error itself, with the role it required
+  INVITE_NOT_FOUND: { status: 404, notInTenant: 'invite' },
+  INVALID_AUDIT_CURSOR: { status: 400 },
+  TOO_MANY_FAILED_LOGINS: { status: 429 },
+  API_KEY_NOT_FOUND: { status: 404, notInTenant: 'api_key' },
+  MEMBER_NOT_FOUND: { status: 404, notInTenant: 'member' },
+  ROLE_ABOVE_OWN: { status: 403, roleRule: true },
+  OWNER_ROLE_REQUIRED: { status: 403, roleRule: true },
+  OWNER_KEY_REQUIRES_OWNER: { status: 403, roleRule: true },
+  CURRENT_PASSWORD_INCORRECT: { status: 403 },
+  LAST_OWNER: { status: 409 },
+  INVALID_SERVICE_KEY: { status: 401 },
+};
