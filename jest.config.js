@@ -5,6 +5,9 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   setupFiles: ['reflect-metadata'],
+  // A folder of the run's own, where the migrated embedded database is made once (test/support/pglite.ts).
+  globalSetup: '<rootDir>/test/support/jest-global-setup.js',
+  globalTeardown: '<rootDir>/test/support/jest-global-teardown.js',
   // Every supertest response from a Portcullis app is checked against docs/openapi.yaml.
   setupFilesAfterEnv: ['<rootDir>/test/support/openapi-supertest-hook.ts'],
   testTimeout: 30000,

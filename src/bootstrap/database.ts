@@ -20,7 +20,14 @@ import { createMemoryStorage } from '../adapters/persistence/memory/memory-stora
 import type { Config } from './config';
 
 type DatabaseConfig = Pick<Config, 'databaseUrl' | 'pgliteDir'>
-  & Partial<Pick<Config, 'database' | 'migrationDatabaseUrl' | 'tenantWallKey' | 'tenantWallKeyPrevious'>>;
+  & Partial<Pick<Config, 'database' | 'migrationDatabaseUrl' | 'tenantWallKey' | 'tenantWallKeyPrevious'>>
+  & {
+    /**
+     * A dump of an embedded database (PGlite's dumpDataDir) that a new embedded one starts from,
+     * instead of initialising an empty cluster: the tests start from one that is already migrated.
+     */
+    readonly pgliteFrom?: Blob;
+  };
 
 export interface OpenedStorage {
   readonly storage: Storage;
@@ -115,7 +122,9 @@ export async function openStorage(
       tenantWallKey: config.tenantWallKey,
       tenantWallKeyPrevious: config.tenantWallKeyPrevious,
     })
-    : await openServingPglite(config.pgliteDir, modules, { tenantWallKey: config.tenantWallKey, tenantWallKeyPrevious: config.tenantWallKeyPrevious });
+    : await openServingPglite(
+      config.pgliteDir, modules, { tenantWallKey: config.tenantWallKey, tenantWallKeyPrevious: config.tenantWallKeyPrevious }, config.pgliteFrom,
+    );
   const { db, close, appliedMigrations, poolStats } = opened;
   let loginRisks: string[] = [];
   try {

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import { openServingPglite, openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
+import { openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { WALL_SETTING } from '../../src/adapters/persistence/kysely/migrations/0009-tenant-wall-proofs';
 import { AUDIT_ACTION_INDEX } from '../../src/adapters/persistence/kysely/migrations/0011-module-readiness-and-audit-action-index';
 import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
 import { anAuditEvent } from './cases/audit-event-cases';
 import { seedTenant } from './storage-fixtures';
-import { assertPgliteCanLoadInJest } from '../support/pglite';
+import { assertPgliteCanLoadInJest, servingTestPglite } from '../support/pglite';
 import { describeIfPostgres } from '../support/postgres';
 
 // The audit list filtered by action (the console's filter) is served by an index on
@@ -56,7 +56,7 @@ function describeTheIndex(name: string, open: () => Promise<ServingDatabase>): v
 
 describe('PGlite', () => {
   beforeAll(() => assertPgliteCanLoadInJest());
-  describeTheIndex('pglite', () => openServingPglite('memory://'));
+  describeTheIndex('pglite', () => servingTestPglite());
 });
 
 describeIfPostgres('Postgres', (url) => {

@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import type { CredentialChangeLog, LoggedChange } from '../../src/application/ports/credential-change-log';
 import type { ServiceKeyRepository } from '../../src/application/ports/service-keys';
 import { openPostgres } from '../../src/adapters/persistence/kysely/driver/dialects';
-import { openServingPglite, openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
+import { openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { CREDENTIAL_CHANGES_CHANNEL } from '../../src/adapters/persistence/kysely/change-feed/credential-announcements';
 import { APP_ROLE } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
 import {
@@ -19,7 +19,7 @@ import { createMemoryStorage } from '../../src/adapters/persistence/memory/memor
 import type { Storage } from '../../src/adapters/persistence/storage';
 import { ALL_TENANTS } from '../../src/domain/service-key';
 import { ownerView } from '../support/owner-view';
-import { assertPgliteCanLoadInJest } from '../support/pglite';
+import { assertPgliteCanLoadInJest, servingTestPglite } from '../support/pglite';
 import { describeIfPostgres } from '../support/postgres';
 import { serviceKeyManager } from '../support/verifier-fixtures';
 import { aTenant, aUser, anApiKey } from './storage-fixtures';
@@ -204,7 +204,7 @@ describeChangeLog('memory', async () => {
 
 describeChangeLog('PGlite', async () => {
   assertPgliteCanLoadInJest();
-  const opened = await openServingPglite('memory://');
+  const opened = await servingTestPglite();
   const owner = ownerView(opened.db);
   return {
     storage: createKyselyStorage(opened, opened.close),
@@ -220,7 +220,7 @@ describeChangeLog('PGlite', async () => {
 describe('the credential change log on PGlite: TRUNCATE', () => {
   it('logs "everything": a table emptied names no row', async () => {
     assertPgliteCanLoadInJest();
-    const opened = await openServingPglite('memory://');
+    const opened = await servingTestPglite();
     try {
       const storage = createKyselyStorage(opened, opened.close);
       const before = await headOf(storage.changeLog);

@@ -1,8 +1,9 @@
 import { BatchedApiKeyUsage } from '../../src/adapters/cache/batched-api-key-usage';
 import type { Storage } from '../../src/adapters/persistence/storage';
-import { type OpenedStorage, openStorage } from '../../src/bootstrap/database';
+import { type OpenedStorage } from '../../src/bootstrap/database';
 import { TestClock } from '../../src/testing/test-clock';
 import { assertPgliteCanLoadInJest } from '../support/pglite';
+import { openTestStorage } from '../support/test-storage';
 import { describeIfPostgres } from '../support/postgres';
 import { type SqlBackend, statementsDuring } from '../support/statement-counter';
 import { buildTestUseCases, uniqueEmail } from '../support/test-use-cases';
@@ -118,8 +119,8 @@ function describeCredentialCheck(backend: SqlBackend, open: () => Promise<Opened
   });
 }
 
-describeCredentialCheck('pglite', () => openStorage({ databaseUrl: undefined, pgliteDir: 'memory://' }));
+describeCredentialCheck('pglite', () => openTestStorage('pglite'));
 
 describeIfPostgres('postgres', (url) => {
-  describeCredentialCheck('postgres', () => openStorage({ databaseUrl: url, pgliteDir: '', database: { poolMax: 2, connectTimeoutMs: 2_000, statementTimeoutMs: 5_000 } }));
+  describeCredentialCheck('postgres', () => openTestStorage({ postgres: url }, [], 2));
 });

@@ -1,5 +1,4 @@
-import { openServingPglite } from '../../src/adapters/persistence/kysely/driver/serving-database';
-import { assertPgliteCanLoadInJest } from '../support/pglite';
+import { assertPgliteCanLoadInJest, servingTestPglite } from '../support/pglite';
 import { describeTenantWallCases } from './tenant-walls-cases';
 
 // Checked before PGlite loads: without the flag its failure would take the whole worker down.
@@ -7,4 +6,4 @@ assertPgliteCanLoadInJest();
 
 // PGlite connects as a superuser, which row security never binds: these pass only because the
 // session has switched to the app role after migrating.
-describeTenantWallCases('pglite', () => openServingPglite('memory://'));
+describeTenantWallCases('pglite', () => servingTestPglite());

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import { openServingPglite, openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
+import { openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
-import { assertPgliteCanLoadInJest } from '../support/pglite';
+import { assertPgliteCanLoadInJest, servingTestPglite } from '../support/pglite';
 import { describeIfPostgres } from '../support/postgres';
 
 // Opening a database (PGlite above all) can take long on a busy machine.
@@ -58,7 +58,7 @@ function describeSavepoints(name: string, open: () => Promise<ServingDatabase>):
   });
 }
 
-describeSavepoints('pglite', () => openServingPglite('memory://'));
+describeSavepoints('pglite', () => servingTestPglite());
 describeIfPostgres('postgres', (url) => {
   describeSavepoints('postgres', () => openServingPostgres(url, { max: 1 }));
 });

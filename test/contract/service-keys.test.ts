@@ -3,12 +3,12 @@ import type { Kysely } from 'kysely';
 import { ServiceKeyNameTaken, type ServiceKeyRepository } from '../../src/application/ports/service-keys';
 import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/repositories/service-key-repository';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
-import { openServingPglite, openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
+import { openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { MemoryServiceKeys } from '../../src/adapters/persistence/memory/memory-service-keys';
 import { isWellFormedServiceKey, SERVICE_KEY_PREFIX } from '../../src/domain/service-key';
 import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
 import { ownerView } from '../support/owner-view';
-import { assertPgliteCanLoadInJest } from '../support/pglite';
+import { assertPgliteCanLoadInJest, servingTestPglite } from '../support/pglite';
 import { describeIfPostgres } from '../support/postgres';
 import { serviceKeyManager } from '../support/verifier-fixtures';
 
@@ -82,7 +82,7 @@ function sqlBackend(db: Kysely<DB>, close: () => Promise<void>): Backend {
 
 describeServiceKeys('PGlite', async () => {
   assertPgliteCanLoadInJest();
-  const { db, close } = await openServingPglite('memory://');
+  const { db, close } = await servingTestPglite();
   return sqlBackend(db, close);
 }, true);
 

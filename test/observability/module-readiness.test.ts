@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import request from 'supertest';
-import { openServingPglite, openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
+import { openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { APP_ROLE } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
 import { APPLIED_MODULE_MIGRATIONS } from '../../src/adapters/persistence/kysely/migrations/0011-module-readiness-and-audit-action-index';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
@@ -11,8 +11,9 @@ import { readinessProbe } from '../../src/bootstrap/readiness';
 import { notesModule } from '../../examples/notes/notes-module';
 import { buildTestApp } from '../support/http-app';
 import { sharedServingLogin } from '../support/least-privileged-login';
-import { assertPgliteCanLoadInJest } from '../support/pglite';
+import { assertPgliteCanLoadInJest, servingTestPglite } from '../support/pglite';
 import { describeIfPostgres } from '../support/postgres';
+import { openTestStorage } from '../support/test-storage';
 
 // An instance serving a product module must be ready as soon as the module's migrations are applied,
 // whichever login it serves with: the least-privileged login of docs/operations.md may not read
@@ -68,7 +69,7 @@ describe('readiness with a product module: PGlite', () => {
   beforeAll(() => assertPgliteCanLoadInJest());
 
   it('is 200 once the notes module is migrated', async () => {
-    const opened = await openStorage({ databaseUrl: undefined, pgliteDir: 'memory://' }, undefined, NOTES);
+    const opened = await openTestStorage('pglite', NOTES);
     try {
       await expectReady(opened);
     } finally {
@@ -77,7 +78,7 @@ describe('readiness with a product module: PGlite', () => {
   }, 60_000);
 
   it('is 503 while a module migration is pending; the app role reads module migrations through one narrow function', async () => {
-    const serving = await openServingPglite('memory://', NOTES);
+    const serving = await servingTestPglite(NOTES);
     try {
       await expectNotReadyWhileTheNextMigrationIsPending(serving);
       await expectTheNarrowFunction(serving.db);

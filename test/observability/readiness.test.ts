@@ -2,11 +2,11 @@ import { sql } from 'kysely';
 import request from 'supertest';
 import { openPglite } from '../../src/adapters/persistence/kysely/driver/dialects';
 import { migrations } from '../../src/adapters/persistence/kysely/migrations';
-import { openServingPglite, pendingMigrations } from '../../src/adapters/persistence/kysely/driver/serving-database';
+import { pendingMigrations } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { readinessProbe, type ReadinessParts } from '../../src/bootstrap/readiness';
 import { buildTestApp } from '../support/http-app';
 import { ownerView } from '../support/owner-view';
-import { assertPgliteCanLoadInJest } from '../support/pglite';
+import { assertPgliteCanLoadInJest, servingTestPglite } from '../support/pglite';
 
 function parts(overrides: Partial<ReadinessParts> = {}): ReadinessParts {
   return { isShuttingDown: () => false, pendingMigrations: async () => [], timeoutMs: 200, ...overrides };
@@ -72,7 +72,7 @@ describe('pendingMigrations (the readiness query, run as the app role)', () => {
   beforeAll(() => assertPgliteCanLoadInJest());
 
   it('is empty on a migrated database, names a migration whose record is gone, and everything on a database never migrated', async () => {
-    const serving = await openServingPglite('memory://');
+    const serving = await servingTestPglite();
     try {
       expect(await pendingMigrations(serving.db)).toEqual([]);
       const owner = ownerView(serving.db);

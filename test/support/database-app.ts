@@ -4,12 +4,11 @@ import { openPostgres } from '../../src/adapters/persistence/kysely/driver/diale
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import type { ChangePositions } from '../../src/application/ports/change-positions';
 import type { Clock } from '../../src/application/ports/clock';
-import { openStorage } from '../../src/bootstrap/database';
 import { moduleMigrationsOf } from '../../src/bootstrap/modules/compose-modules';
 import type { PortcullisModule } from '../../src/bootstrap/modules/portcullis-module';
 import { ownerView } from './owner-view';
-import { assertPgliteCanLoadInJest } from './pglite';
 import { assembleForTest, testConfig } from './test-use-cases';
+import { openTestStorage, type TestDatabase } from './test-storage';
 
 export interface DatabaseApp {
   readonly app: RequestListener;
@@ -45,25 +44,13 @@ export interface DatabaseAppOptions {
  * it (PGlite or Postgres). Each call is one instance: its own pool, credential cache and change listener.
  */
 export async function databaseApp(
-  database: 'pglite' | { postgres: string; servingLogin?: string },
+  database: TestDatabase,
   options: DatabaseAppOptions = {},
 ): Promise<DatabaseApp> {
   const modules = options.modules ?? [];
   // A least-privileged serving login cannot be the owner again: the owner's view is a pool of its own.
   const ownerPool = database !== 'pglite' && database.servingLogin ? openPostgres(database.postgres, { max: 2 }) : undefined;
-  if (database === 'pglite') assertPgliteCanLoadInJest();
-  const opened = await openStorage(
-    database === 'pglite'
-      ? { databaseUrl: undefined, pgliteDir: 'memory://' }
-      : {
-        databaseUrl: database.servingLogin ?? database.postgres,
-        migrationDatabaseUrl: database.servingLogin ? database.postgres : undefined,
-        pgliteDir: '',
-        database: { poolMax: 20, connectTimeoutMs: 2_000, statementTimeoutMs: 5_000 },
-      },
-    () => undefined,
-    moduleMigrationsOf(modules),
-  );
+  const opened = await openTestStorage(database, moduleMigrationsOf(modules), 20);
   const assembly = await assembleForTest(
     { opened: options.changeFeed === false ? { ...opened, listenForChanges: undefined } : opened, clock: options.clock, modules },
     testConfig({}, { corsOrigin: 'http://localhost:5173', rateLimits: { ...GENEROUS_LIMITS, introspect: 100_000 } }),

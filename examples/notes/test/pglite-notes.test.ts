@@ -1,4 +1,4 @@
-import { openServingPglite } from '../../../src/adapters/persistence/kysely/driver/serving-database';
+import { servingTestPglite } from '../../../test/support/pglite';
 import { moduleMigrationsOf } from '../../../src/bootstrap/modules/compose-modules';
 import { assertPgliteCanLoadInJest } from '../../../test/support/pglite';
 import { sqlTestPortcullis } from '../../../test/support/sql-test-portcullis';
@@ -9,5 +9,5 @@ import { describeNotesOnSql } from './notes-wall-cases';
 // Checked before PGlite loads: without the flag its failure would take the whole worker down.
 assertPgliteCanLoadInJest();
 
-describeNotesOnSql('pglite', () => openServingPglite('memory://', moduleMigrationsOf([notesModule])));
+describeNotesOnSql('pglite', () => servingTestPglite(moduleMigrationsOf([notesModule])));
 describeNotesHttpCases('pglite', () => sqlTestPortcullis('pglite', [notesModule]));

@@ -101,14 +101,15 @@ export function openPostgres(connectionString: string, options: PostgresOptions 
 /**
  * Embedded Postgres, for development and tests. `dataDir` is `memory://` (gone on close) or a
  * folder path; its parent folders are created, PGlite makes the folder itself. PGlite has a
- * single connection, so the dialect runs transactions one at a time.
+ * single connection, so the dialect runs transactions one at a time. `from`, a dump of another
+ * embedded database (PGlite's dumpDataDir), is where a new one starts instead of an empty cluster.
  */
-export async function openPglite(dataDir: string): Promise<OpenDatabase> {
+export async function openPglite(dataDir: string, from?: Blob): Promise<OpenDatabase> {
   if (!dataDir.startsWith(PGLITE_MEMORY)) mkdirSync(dirname(dataDir), { recursive: true });
   // create() rather than the constructor: a bad data dir then fails here, not on the first query.
   // Loaded only when used: a service on Postgres never loads the embedded database.
   const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
-  const pglite = await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
+  const pglite = await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS], loadDataDir: from });
   const db = new Kysely<DB>({ dialect: translateConnectionFailures(new PGliteDialect(pglite)) });
   return {
     db,

@@ -89,9 +89,10 @@ export async function openServingPglite(
   dataDir: string,
   modules: readonly ModuleMigrations[] = [],
   keys: TenantWallKeys = {},
+  from?: Blob,
 ): Promise<ServingDatabase> {
   const walls = new TenantWalls(keys.tenantWallKey ?? DEVELOPMENT_TENANT_WALL_KEY);
-  const opened = await openPglite(dataDir);
+  const opened = await openPglite(dataDir, from);
   try {
     const appliedMigrations = [...await migrateToLatest(opened.db), ...await migrateModules(opened.db, modules)];
     await prepareForServing(opened.db, walls, { tenantWallKeyPrevious: keys.tenantWallKeyPrevious });
