@@ -8,8 +8,6 @@ module.exports = {
   // A folder of the run's own, where the migrated embedded database is made once (test/support/pglite.ts).
   globalSetup: '<rootDir>/test/support/jest-global-setup.js',
   globalTeardown: '<rootDir>/test/support/jest-global-teardown.js',
-  // Every supertest response from a Portcullis app is checked against docs/openapi.yaml.
-  setupFilesAfterEnv: ['<rootDir>/test/support/openapi-supertest-hook.ts'],
   testTimeout: 30000,
   // The last line of a run names the suites skipped for want of Postgres or Redis, and how to include them.
   reporters: ['default', '<rootDir>/test/support/skipped-suites-reporter.js'],

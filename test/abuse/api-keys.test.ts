@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { databaseApp, type DatabaseApp } from '../support/database-app';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, createApiKey, expectError, signupOwner, type Account } from '../support/http-fixtures';

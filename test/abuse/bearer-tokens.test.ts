@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, expectError, joinWithRole, signupOwner, type Account } from '../support/http-fixtures';
 import { TEST_JWT_SECRET } from '../support/test-use-cases';

@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
-import request, { type Response } from 'supertest';
+import type { Response } from 'supertest';
+import { request } from '../support/contract-request';
 import { createInspectableMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
 import { databaseApp, type DatabaseApp } from '../support/database-app';
 import { buildTestApp } from '../support/http-app';

@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, createInvite, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';

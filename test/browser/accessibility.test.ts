@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { AUTH, bearer, createInvite, PASSWORD } from '../support/http-fixtures';
 import {
   describeIfBrowser, logIn, openConsole, screenshotDirectory, seriousAccessibilityViolations, useConsole,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { AUTH, bearer, createInvite, joinWithRole, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { describeIfBrowser, logIn, tabTo, useConsole } from '../support/browser';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { AUTH, bearer, createInvite, PASSWORD, signupOwner } from '../support/http-fixtures';
 import type { ChildProcess } from 'node:child_process';
 import {

@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
-import request from 'supertest';
+import supertest from 'supertest';
+import { request } from '../support/contract-request';
 import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/repositories/service-key-repository';
 import { ALL_TENANTS, namedTenants } from '../../src/domain/service-key';
 import { dataOf, openRawChangeStream, watchChangeStreams } from '../support/change-stream-client';
@@ -65,7 +66,7 @@ describeIfPostgres('the verifier library, its stream on one Portcullis instance 
     proxy.delay(0);
   });
 
-  const whoami = (headers: Record<string, string>) => request(service.app).get('/whoami').set(headers);
+  const whoami = (headers: Record<string, string>) => supertest(service.app).get('/whoami').set(headers);
   const introspectOnB = (body: object) => request(b.app).post(`${AUTH}/introspect`).set('x-service-key', rawServiceKey).send(body);
 
   it('a key revoked: once the change has reached the downstream, it refuses the key, though B has not heard of the change yet', async () => {

@@ -1,7 +1,8 @@
 import { ALL_TENANTS } from '../../src/domain/service-key';
 import http from 'node:http';
 import jwt from 'jsonwebtoken';
-import request from 'supertest';
+import supertest from 'supertest';
+import { request } from '../support/contract-request';
 import type { CredentialChangeFanOut } from '../../src/adapters/cache/credential-change-fan-out';
 import { MemoryServiceKeys } from '../../src/adapters/persistence/memory/memory-service-keys';
 import { AUTH, bearer, createApiKey, joinWithRole, PASSWORD, signupOwner } from '../support/http-fixtures';
@@ -28,10 +29,10 @@ async function setup() {
 type Setup = Awaited<ReturnType<typeof setup>>;
 
 async function whoami(service: Downstream, headers: Record<string, string>) {
-  return request(service.app).get('/whoami').set(headers);
+  return supertest(service.app).get('/whoami').set(headers);
 }
 
-function expectRefused(res: request.Response, status: number, error: string): void {
+function expectRefused(res: supertest.Response, status: number, error: string): void {
   expect({ status: res.status, body: res.body }).toEqual({ status, body: { error } });
 }
 
@@ -117,13 +118,13 @@ describe('the verifier library against Portcullis (memory storage)', () => {
       const member = await joinWithRole(ctx.app, owner, 'member');
       const viewer = await joinWithRole(ctx.app, owner, 'viewer');
       for (const account of [member, viewer]) {
-        expectRefused(await request(ctx.service.app).post('/admin-only').set(bearer(account)), 403, 'Requires admin role or higher');
+        expectRefused(await supertest(ctx.service.app).post('/admin-only').set(bearer(account)), 403, 'Requires admin role or higher');
       }
       for (const account of [admin, owner]) {
-        const res = await request(ctx.service.app).post('/admin-only').set(bearer(account));
+        const res = await supertest(ctx.service.app).post('/admin-only').set(bearer(account));
         expect(res.body).toEqual({ ok: true, acted_as: account.userId });
       }
-      expectRefused(await request(ctx.service.app).post('/admin-only'), 401, 'Missing authentication');
+      expectRefused(await supertest(ctx.service.app).post('/admin-only'), 401, 'Missing authentication');
     });
   });
 
@@ -170,7 +171,7 @@ describe('the verifier library against Portcullis (memory storage)', () => {
       await heard;
       expectRefused(await whoami(ctx.service, bearer(other)), 401, 'Invalid or expired token');
       expect((await whoami(ctx.service, apiKeyHeader(otherKey))).body.role).toBe('member');
-      expectRefused(await request(ctx.service.app).post('/admin-only').set(apiKeyHeader(otherKey)), 403, 'Requires admin role or higher');
+      expectRefused(await supertest(ctx.service.app).post('/admin-only').set(apiKeyHeader(otherKey)), 403, 'Requires admin role or higher');
     });
 
     it('a password change ends the tokens issued before it', async () => {

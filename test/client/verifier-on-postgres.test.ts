@@ -1,5 +1,6 @@
 import { ALL_TENANTS } from '../../src/domain/service-key';
-import request from 'supertest';
+import supertest from 'supertest';
+import { request } from '../support/contract-request';
 import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/repositories/service-key-repository';
 import { databaseApp, type DatabaseApp } from '../support/database-app';
 import { AUTH, bearer, createApiKey, joinWithRole, signupOwner } from '../support/http-fixtures';
@@ -37,7 +38,7 @@ describeIfPostgres('the verifier library against two Portcullis instances on Pos
     await b?.close();
   });
 
-  const whoami = (headers: Record<string, string>) => request(service.app).get('/whoami').set(headers);
+  const whoami = (headers: Record<string, string>) => supertest(service.app).get('/whoami').set(headers);
 
   it('vouches for a token and a key made on the other instance, asking once each', async () => {
     const owner = await signupOwner(b.app);

@@ -1,4 +1,5 @@
-import request, { type Response } from 'supertest';
+import type { Response } from 'supertest';
+import { request } from '../support/contract-request';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, PASSWORD, signupOwner } from '../support/http-fixtures';
 

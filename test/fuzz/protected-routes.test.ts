@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { bearer, createApiKey, createInvite, joinWithRole, signupOwner, type Account } from '../support/http-fixtures';
 import { TEST_JWT_SECRET } from '../support/test-use-cases';
 import { extraHeaders, pathSegment, wireBody } from './arbitraries';

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import jwt from 'jsonwebtoken';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { TestClock } from '../../src/testing/test-clock';
 import { createInvite, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { Client } from 'pg';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { databaseApp, type DatabaseApp } from '../support/database-app';
 import { createApiKey, createInvite, joinWithRole, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
 import { describeIfPostgres } from '../support/postgres';

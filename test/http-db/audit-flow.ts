@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { AUTH, bearer, createInvite, expectError, joinWithRole, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';
 

@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import type { DatabaseApp } from '../support/database-app';
 
 const API = '/api/v1/auth';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import jwt from 'jsonwebtoken';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { AUTH, bearer, createApiKey, createInvite, expectError, joinWithRole, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';
 import { TEST_JWT_SECRET } from '../support/test-use-cases';

@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { databaseApp, type DatabaseApp } from '../support/database-app';
 import { describeIfPostgres } from '../support/postgres';
 import { describeFullFlow } from './full-flow';

@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { databaseApp, type DatabaseApp } from '../support/database-app';
 import { AUTH, bearer, createApiKey, expectError, joinWithRole, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
 import { describeIfPostgres } from '../support/postgres';

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import request, { type Response } from 'supertest';
+import type { Response } from 'supertest';
+import { request } from '../support/contract-request';
 import { databaseApp, type DatabaseApp } from '../support/database-app';
 import { AUTH, bearer, createApiKey, expectError, joinWithRole, signupOwner } from '../support/http-fixtures';
 import { describeIfPostgres } from '../support/postgres';

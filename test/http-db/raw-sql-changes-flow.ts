@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
-import request, { type Response } from 'supertest';
+import type { Response } from 'supertest';
+import { request } from '../support/contract-request';
 import { AUTH, bearer, createApiKey, expectError, joinWithRole, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
 
 /** SQL as an operator runs it (psql, another service), as the schema's owner, outside the service. */

@@ -1,6 +1,6 @@
 import { ALL_TENANTS } from '../../src/domain/service-key';
 import { gzipSync } from 'node:zlib';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';

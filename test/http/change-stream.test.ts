@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import type { CredentialChangeFanOut } from '../../src/adapters/cache/credential-change-fan-out';
 import type { ChangeStreamLimits } from '../../src/adapters/http/verifiers/change-stream';
 import { HttpMetrics } from '../../src/adapters/http/middleware/http-metrics';

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { readConsoleFiles } from '../../src/adapters/http/console/console-files';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/adapters/http/console/console-routes';
 import { buildTestApp, expectTooManyRequests } from '../support/http-app';

@@ -1,6 +1,6 @@
 import { createMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
 import type { Storage } from '../../src/adapters/persistence/storage';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { buildTestApp, TEST_CORS_ORIGIN } from '../support/http-app';
 import { AUTH, bearer, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';

@@ -3,7 +3,8 @@ import type { Storage } from '../../src/adapters/persistence/storage';
 import type { RequestListener } from 'node:http';
 import { MemoryStore, type IncrementResponse, type Store } from 'express-rate-limit';
 import { Registry } from 'prom-client';
-import request, { type Response } from 'supertest';
+import supertest, { type Response } from 'supertest';
+import { request } from '../support/contract-request';
 import express from 'express';
 import type { NodeErrorHandler, NodeHandler } from '../../src/adapters/http/fast-path/node-handler';
 import { json, route } from '../../src/adapters/http/routes/route';
@@ -12,7 +13,6 @@ import { HttpMetrics } from '../../src/adapters/http/middleware/http-metrics';
 import { buildTestApp, TEST_CORS_ORIGIN, GENEROUS_RATE_LIMITS } from '../support/http-app';
 import { AUTH, bearer, createApiKey, joinWithRole, signupOwner } from '../support/http-fixtures';
 import { captureLog } from '../support/log-capture';
-import { skipOpenApiValidation } from '../support/openapi-supertest-hook';
 
 /**
  * A route without path parameters is answered without Express when the method and URL are exactly
@@ -179,7 +179,6 @@ describe('RouteTable', () => {
     const app = express();
     app.use((_req, res) => { res.status(418).end(); });
     const listener = routes.listener(app);
-    skipOpenApiValidation(listener); // a made-up app, not the service
     return listener;
   }
 
@@ -192,10 +191,10 @@ describe('RouteTable', () => {
     } })]);
     const listener = listenerOf(routes);
 
-    const direct = await request(listener).get('/x').set('X-Forwarded-For', '203.0.113.9');
+    const direct = await supertest(listener).get('/x').set('X-Forwarded-For', '203.0.113.9');
     expect([direct.status, direct.body]).toEqual([200, { answered: 'direct' }]);
     expect(seen).toEqual(['before 203.0.113.9', 'route {} 203.0.113.9']); // req.ip as the trust function decides
-    for (const res of [await request(listener).get('/x/'), await request(listener).get('/x?a=1'), await request(listener).head('/x'), await request(listener).post('/x')]) {
+    for (const res of [await supertest(listener).get('/x/'), await supertest(listener).get('/x?a=1'), await supertest(listener).head('/x'), await supertest(listener).post('/x')]) {
       expect(res.status).toBe(418);
     }
     expect(seen).toHaveLength(2);
@@ -213,8 +212,8 @@ describe('RouteTable', () => {
     ]);
     const listener = listenerOf(routes);
 
-    expect((await request(listener).get('/throws')).status).toBe(500);
-    expect((await request(listener).get('/rejects')).status).toBe(500);
+    expect((await supertest(listener).get('/throws')).status).toBe(500);
+    expect((await supertest(listener).get('/rejects')).status).toBe(500);
     expect(order).toEqual(['observer', 'mapper thrown', 'observer', 'mapper rejected']);
     expect(() => routes.add([route({ method: 'get', path: '/THROWS', group: 'public', handle: () => json(200, {}) })])).toThrow(/declared twice/);
   });

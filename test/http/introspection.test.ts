@@ -1,7 +1,7 @@
 import { ALL_TENANTS, namedTenants } from '../../src/domain/service-key';
 import jwt from 'jsonwebtoken';
 import { Registry } from 'prom-client';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { HttpMetrics } from '../../src/adapters/http/middleware/http-metrics';
 import { MemoryServiceKeys } from '../../src/adapters/persistence/memory/memory-service-keys';
 import { AUTH, bearer, createApiKey, expectError, joinWithRole, signupOwner } from '../support/http-fixtures';

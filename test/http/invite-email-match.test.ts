@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { loadConfig } from '../../src/bootstrap/config';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, createInvite, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';

@@ -1,5 +1,5 @@
 import type { RequestListener } from 'node:http';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { buildTestApp, expectTooManyRequests, SPEC_RATE_LIMITS } from '../support/http-app';
 import { AUTH, bearer, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { TestClock } from '../../src/testing/test-clock';

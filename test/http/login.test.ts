@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';

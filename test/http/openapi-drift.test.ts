@@ -1,6 +1,6 @@
 import express from 'express';
-import request from 'supertest';
-import { skipOpenApiValidation } from '../support/openapi-supertest-hook';
+import supertest from 'supertest';
+import { request } from '../support/contract-request';
 import { OpenApiDriftError, openApiViolations, type Exchange } from '../support/openapi-validator';
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
@@ -16,7 +16,7 @@ function driftingApp(answer: (res: express.Response) => void): express.Express {
   return app;
 }
 
-describe('every supertest response is checked against docs/openapi.yaml', () => {
+describe('the tests\' request: every answer is checked against docs/openapi.yaml', () => {
   it('fails a request whose answer drifts from the document, naming the departure', async () => {
     const app = driftingApp((res) => {
       res.status(200).json({ tenant_id: 42, user_id: 'u', role: 'owner' });
@@ -40,12 +40,19 @@ describe('every supertest response is checked against docs/openapi.yaml', () => 
     await request(app).get('/api/v1/auth/me').expect(200);
   });
 
-  it('leaves an app alone that a test has marked as not Portcullis', async () => {
+  it('names the test\'s own failed expectation first, when both it and the document are departed from', async () => {
     const app = driftingApp((res) => {
       res.status(418).send('teapot');
     });
-    skipOpenApiValidation(app);
-    await request(app).get('/api/v1/auth/me').expect(418);
+    await expect(request(app).get('/api/v1/auth/me').expect(200).then()).rejects.toThrow(/expected 200 "OK", got 418/);
+    await expect(request(app).get('/api/v1/auth/me').then()).rejects.toThrow(/status 418 is not documented for getMe/);
+  });
+
+  it('is left out by calling supertest itself, for an app that is not Portcullis', async () => {
+    const app = driftingApp((res) => {
+      res.status(418).send('teapot');
+    });
+    await supertest(app).get('/api/v1/auth/me').expect(418);
   });
 });
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { load } from 'js-yaml';
 import { OPENAPI_DOCUMENT_PATH } from '../../src/adapters/http/docs/openapi-document';
 import { buildTestApp, expectTooManyRequests } from '../support/http-app';

@@ -1,5 +1,5 @@
 import type { RequestListener } from 'node:http';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { buildTestApp, expectTooManyRequests, sendSequentially, SPEC_RATE_LIMITS } from '../support/http-app';
 import { AUTH, PASSWORD } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { MemoryStore, type IncrementResponse, type Store } from 'express-rate-limit';
 import type { Redis } from 'ioredis';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { LoginThrottleUnavailable, type LoginThrottle } from '../../src/application/ports/login-throttle';
 import { ServiceUnavailable } from '../../src/adapters/http/errors/http-error';
 import { RedisLoginThrottle } from '../../src/adapters/rate-limit/redis-login-throttle';

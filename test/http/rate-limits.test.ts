@@ -1,4 +1,5 @@
-import request, { type Response } from 'supertest';
+import type { Response } from 'supertest';
+import { request } from '../support/contract-request';
 import { buildTestApp, SPEC_RATE_LIMITS } from '../support/http-app';
 import { AUTH, bearer, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';

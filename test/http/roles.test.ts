@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { createTestPortcullis } from '../../src/testing';
 import { AUTH, expectError } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';

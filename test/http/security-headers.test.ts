@@ -1,9 +1,9 @@
 import express from 'express';
 import helmet from 'helmet';
-import request from 'supertest';
+import supertest from 'supertest';
+import { request } from '../support/contract-request';
 import { API_SECURITY_HEADERS } from '../../src/adapters/http/middleware/security-headers';
 import { API_HELMET_OPTIONS } from '../support/helmet-options';
-import { skipOpenApiValidation } from '../support/openapi-supertest-hook';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, signupOwner } from '../support/http-fixtures';
 
@@ -56,8 +56,7 @@ describe('the constants are what helmet itself writes', () => {
     app.get('/', (_req, res) => {
       res.set('Cache-Control', 'no-store').status(204).end();
     });
-    skipOpenApiValidation(app);
-    const res = await request(app).get('/');
+    const res = await supertest(app).get('/');
     const fromHelmet = Object.fromEntries(API_SECURITY_HEADERS.map(([name]) => [name.toLowerCase(), res.headers[name.toLowerCase()]]));
     expect(fromHelmet).toEqual(Object.fromEntries(API_SECURITY_HEADERS.map(([name, value]) => [name.toLowerCase(), value])));
     for (const name of PAGE_HEADERS) expect(res.headers[name]).toBeUndefined();

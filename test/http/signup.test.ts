@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, createInvite, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { TestClock } from '../../src/testing/test-clock';

@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { hiddenCharacterIn } from '../../src/domain/visible-text';
 import { buildTestApp } from '../support/http-app';
 import { AUTH, bearer, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';

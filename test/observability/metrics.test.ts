@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { HttpMetrics } from '../../src/adapters/http/middleware/http-metrics';
 import { createMetrics } from '../../src/bootstrap/metrics';
 import { AUTH, bearer, createApiKey, PASSWORD, signupOwner } from '../support/http-fixtures';

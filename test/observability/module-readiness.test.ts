@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { APP_ROLE } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
 import { APPLIED_MODULE_MIGRATIONS } from '../../src/adapters/persistence/kysely/migrations/0011-module-readiness-and-audit-action-index';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { openPglite } from '../../src/adapters/persistence/kysely/driver/dialects';
 import { migrations } from '../../src/adapters/persistence/kysely/migrations';
 import { pendingMigrations } from '../../src/adapters/persistence/kysely/driver/serving-database';

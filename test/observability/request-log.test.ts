@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import { AUTH, bearer, createApiKey, createInvite, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { buildTestApp } from '../support/http-app';
 import { captureLog } from '../support/log-capture';

@@ -1,7 +1,8 @@
 import { buildTestApp } from '../support/http-app';
 import type { RequestListener } from 'node:http';
 import { type Kysely, sql } from 'kysely';
-import request, { type Response } from 'supertest';
+import type { Response } from 'supertest';
+import { request } from '../support/contract-request';
 import { StorageUnavailable } from '../../src/application/ports/storage-unavailable';
 import { BatchedApiKeyUsage } from '../../src/adapters/cache/batched-api-key-usage';
 import { openPostgres, type OpenDatabase } from '../../src/adapters/persistence/kysely/driver/dialects';

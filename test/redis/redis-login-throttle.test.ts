@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestListener } from 'node:http';
 import type { Redis } from 'ioredis';
-import request from 'supertest';
+import { request } from '../support/contract-request';
 import type { LoginFailurePolicy } from '../../src/application/ports/login-throttle';
 import { createMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
 import { RedisLoginThrottle } from '../../src/adapters/rate-limit/redis-login-throttle';

@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import type { Redis } from 'ioredis';
-import request, { type Response } from 'supertest';
+import type { Response } from 'supertest';
+import { request } from '../support/contract-request';
 import type { RateLimitConfig } from '../../src/adapters/http/middleware/rate-limits';
 import { redisRateLimitStores } from '../../src/adapters/rate-limit/redis-rate-limit-store';
 import { closeRedis } from '../../src/bootstrap/redis';

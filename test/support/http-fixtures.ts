@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import jwt from 'jsonwebtoken';
-import request, { type Response } from 'supertest';
+import type { Response } from 'supertest';
+import { request } from './contract-request';
 import { uniqueEmail } from './test-use-cases';
 
 export const AUTH = '/api/v1/auth';

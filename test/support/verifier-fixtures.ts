@@ -9,7 +9,6 @@ import { RandomUuidGenerator } from '../../src/adapters/crypto/random-uuid-gener
 import { SystemClock } from '../../src/adapters/time/system-clock';
 import type { Clock } from '../../src/application/ports/clock';
 import { downstreamApp } from '../../examples/downstream/app';
-import { skipOpenApiValidation } from './openapi-supertest-hook';
 
 export function serviceKeyManager(serviceKeys: ServiceKeyRepository, clock: Clock = new SystemClock()): ManageServiceKeys {
   return new ManageServiceKeys({ serviceKeys, ids: new RandomUuidGenerator(), secrets: new NodeSecrets(), clock });
@@ -92,7 +91,6 @@ export function downstream(url: string, serviceKey: string, extra: Partial<Portc
     },
   });
   const app = downstreamApp(auth);
-  skipOpenApiValidation(app); // not Portcullis: its own routes
   return {
     app,
     auth,

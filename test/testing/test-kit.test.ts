@@ -1,4 +1,5 @@
-import request, { type Response } from 'supertest';
+import type { Response } from 'supertest';
+import { request } from '../support/contract-request';
 import { ScryptPasswordHasher } from '../../src/adapters/crypto/scrypt-password-hasher';
 import {
   createTestPortcullis, InsecureFastPasswordHasherForTestsOnly, InsecureHasherInProductionError, TestClock, type TestPortcullis,

@@ -1,4 +1,5 @@
-import request from 'supertest';
+import supertest from 'supertest';
+import { request } from '../support/contract-request';
 import { DownstreamDidNotFollow, startTestPortcullis, type TestPortcullisServer } from '../../src/testing';
 import { type Downstream, downstream } from '../support/verifier-fixtures';
 
@@ -135,7 +136,7 @@ describe('refusedAfter and seenAfter: a change, then the downstream\'s answer on
     await pc.close();
   });
 
-  const whoami = (headers: Record<string, string>) => () => request(service.app).get('/whoami').set(headers);
+  const whoami = (headers: Record<string, string>) => () => supertest(service.app).get('/whoami').set(headers);
 
   it('resolves with the refusal of a credential the downstream admitted (and remembered) before', async () => {
     const key = await pc.apiKey((await pc.tenant()).owner);
@@ -171,7 +172,7 @@ describe('refusedAfter and seenAfter: a change, then the downstream\'s answer on
     const owner = (await pc.tenant()).owner;
     const key = await pc.revokedApiKey(owner);
     await expect(pc.refusedAfter(() => pc.removeMember(owner), whoami(key.headers))).rejects.toThrow(/already answered 401 .* before the change/);
-    const missing = () => request(service.app).get('/no-such-route').set(owner.headers);
+    const missing = () => supertest(service.app).get('/no-such-route').set(owner.headers);
     await expect(pc.refusedAfter(() => pc.revokeApiKey(key), missing)).rejects.toThrow(/answered 404 .*neither admitted nor refused/);
   });
 

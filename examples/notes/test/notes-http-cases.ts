@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../../../test/support/contract-request';
 import type { TestMember, TestPortcullis } from '../../../src/testing';
 import { AUTH, expectError } from '../../../test/support/http-fixtures';
 

@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../../../test/support/contract-request';
 import { createTestPortcullis, type TestPortcullis } from '../../../src/testing';
 import { notesModule } from '../notes-module';
 
