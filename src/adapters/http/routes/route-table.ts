@@ -109,7 +109,6 @@ export class RouteTable {
       const response = res as NodeResponse;
       request.ip = proxyAddr(req, trust); // what Express's req.ip is, with the same trust
       request.params = {};
-      response.locals = Object.create(null) as Record<string, unknown>;
       runHandlers(chain.handlers, chain.onError, request, response, (err) => unanswered(err, request, response));
     };
   }
