@@ -11,7 +11,6 @@
 import 'reflect-metadata';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { createTestPortcullis, type TestMember, type TestPortcullis } from '../../src/testing';
 import { notesModule } from '../../examples/notes/notes-module';
@@ -35,7 +34,7 @@ const ROLES: readonly Role[] = ['owner', 'admin', 'member', 'viewer'];
 const MAY_WRITE: Record<Role, boolean> = { owner: true, admin: true, member: true, viewer: false };
 const MAY_DELETE: Record<Role, boolean> = { owner: true, admin: true, member: false, viewer: false };
 
-async function expectStatus(app: RequestListener, pending: request.Test, status: number, what: string): Promise<request.Response> {
+async function expectStatus(pending: request.Test, status: number, what: string): Promise<request.Response> {
   const res = await pending;
   if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)} `);
   return res;
@@ -56,14 +55,14 @@ async function moduleTestFlow(pc: TestPortcullis): Promise<{ arrange: number; re
     const headers = i % 2 === 0 ? (team[role] as TestMember).headers : keys[role]!;
     const step = Math.floor(i / ROLES.length) % 3;
     if (step === 0) {
-      const res = await expectStatus(pc.app, request(pc.app).post(NOTES).set(headers).send({ title: `note ${i}` }), MAY_WRITE[role] ? 201 : 403, `${role} writes`);
+      const res = await expectStatus(request(pc.app).post(NOTES).set(headers).send({ title: `note ${i}` }), MAY_WRITE[role] ? 201 : 403, `${role} writes`);
       if (res.status === 201) created.push(res.body.id as string);
     } else if (step === 1) {
-      await expectStatus(pc.app, request(pc.app).get(NOTES).set(headers), 200, `${role} lists`);
+      await expectStatus(request(pc.app).get(NOTES).set(headers), 200, `${role} lists`);
     } else {
       const id = MAY_DELETE[role] ? created.pop() : created[0];
       if (id === undefined) throw new Error('nothing to delete');
-      await expectStatus(pc.app, request(pc.app).delete(`${NOTES}/${id}`).set(headers), MAY_DELETE[role] ? 200 : 403, `${role} deletes`);
+      await expectStatus(request(pc.app).delete(`${NOTES}/${id}`).set(headers), MAY_DELETE[role] ? 200 : 403, `${role} deletes`);
     }
     sent += 1;
   }

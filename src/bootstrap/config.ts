@@ -59,7 +59,7 @@ export interface Config {
   readonly credentialCache: {
     /** Members and keys together, counted at the documented bytes an entry. */
     readonly memoryBytes: number;
-    /** How long an entry may be answered from memory at most, should an announcement be lost. */
+    /** How long an entry may be answered from memory at most, should a change notification be lost. */
     readonly ttlMs: number;
   };
   /** API keys' last_used_at, gathered in memory and written once per interval. */

@@ -41,7 +41,7 @@ export interface OpenedStorage {
   /** For the pool gauges; undefined on PGlite, which has no pool. */
   readonly poolStats: (() => PoolStats) | undefined;
   /**
-   * How this instance hears the database's credential-change announcements (change-feed.ts);
+   * How this instance hears the database's change notifications (its change listener, change-feed.ts);
    * undefined in memory, where every writer is in this process and tells the change log itself.
    */
   readonly listenForChanges: ListenForChanges | undefined;

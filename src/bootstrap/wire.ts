@@ -40,7 +40,7 @@ export interface Services {
   readonly clock: Clock;
   /** Failed logins per account: Redis when REDIS_URL is set (instances share the counts), else in process. */
   readonly loginThrottle: LoginThrottle;
-  /** The instance's view of members and keys for authentication, kept current by its change feed (change-feed.ts). */
+  /** The instance's view of members and keys for authentication, kept current by its credential feed (change-feed.ts). */
   readonly credentials: CredentialStates;
   /** The changes the instance applies, for verifying services' change streams and the trusted service keys. */
   readonly credentialChanges: CredentialChangeFeed;

@@ -20,10 +20,6 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export function isAuditAction(value: string): value is AuditAction {
-  return (AUDIT_ACTIONS as readonly string[]).includes(value);
-}
-
 /**
  * A product module's action, `<noun>.<verb>` in lower case (PortcullisModule.auditActions declares
  * them; the composition refuses one that repeats another's). The trail stores and lists them as it

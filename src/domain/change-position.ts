@@ -19,7 +19,3 @@ export type ChangePosition = number;
 
 /** Before any change: the position of an empty log. */
 export const NO_CHANGE: ChangePosition = 0;
-
-export function isChangePosition(value: unknown): value is ChangePosition {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}

@@ -1,4 +1,4 @@
-/** Who a protected request acts as, once part 5's check has passed. */
+/** Who a protected request acts as, once the check of docs/contract.md, "Authentication of protected routes" has passed. */
 export interface Principal {
   readonly tenantId: string;
   readonly userId: string;

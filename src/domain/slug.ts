@@ -2,7 +2,7 @@ export const SLUG_BASE_MAX_LENGTH = 42;
 export const SLUG_SUFFIX_HEX_LENGTH = 6;
 
 /**
- * Rule S-3: lowercase, every run of characters outside a-z and 0-9 becomes one hyphen, cut to 42,
+ * The slug rule of docs/contract.md, "Tenants, members and credentials": lowercase, every run of characters outside a-z and 0-9 becomes one hyphen, cut to 42,
  * then a hyphen and a random suffix. Leading or trailing hyphens are kept, as the rule says.
  */
 export function slugBase(tenantName: string): string {

@@ -8,7 +8,7 @@ import { describeIfPostgres } from '../support/postgres';
 const hex32 = (): string => randomBytes(16).toString('hex');
 
 /**
- * One test per attack on the x-api-key header (part 5, step 1). The key alone decides: each attack
+ * One test per attack on the x-api-key header (docs/contract.md, "Authentication of protected routes", step 1). The key alone decides: each attack
  * also carries a valid bearer token, which must not rescue it.
  */
 describe('abuse: API keys', () => {

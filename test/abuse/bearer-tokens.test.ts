@@ -6,9 +6,9 @@ import { TEST_JWT_SECRET } from '../support/test-use-cases';
 import { b64url, claimsFor, hmacToken, nowSeconds } from './abuse-support';
 
 /**
- * One test per attack on the bearer token (part 5, step 2: HS256 only, our secret, not expired).
+ * One test per attack on the bearer token (docs/contract.md, "Authentication of protected routes", step 2: HS256 only, our secret, not expired).
  * Each forged token carries a real user's claims, or better ones, so only the check under attack
- * stands between it and a 200; each answer is the exact 401 of part 7, on a route any role may call.
+ * stands between it and a 200; each answer is the exact 401 of that section, on a route any role may call.
  */
 describe('abuse: bearer tokens', () => {
   let app: Awaited<ReturnType<typeof buildTestApp>>['app'];

@@ -93,7 +93,7 @@ function describeRaces(name: string, open: () => Promise<RaceTarget>): void {
       expect(statuses(responses)).toEqual([201, ...Array<number>(RACERS - 1).fill(409)]);
       for (const res of responses.filter((r) => r.status === 409)) expectError(res, 409, 'Email already registered');
       expect(await target.usersWithEmail(email.toLowerCase())).toBe(1);
-      // S-4: every loser's tenant was rolled back with its user.
+      // One transaction (docs/contract.md, "Tenants, members and credentials"): every loser's tenant was rolled back with its user.
       expect(await target.tenantsNamed(names)).toBe(1);
       const winnerTenant = responses.find((res) => res.status === 201)!.body.tenant_id as string;
       expect(await target.usersOfTenant(winnerTenant)).toBe(1);

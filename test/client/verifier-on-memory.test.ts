@@ -48,7 +48,7 @@ describe('the verifier library against Portcullis (memory storage)', () => {
     await ctx.server.stop();
   });
 
-  describe('part 5, through the middleware', () => {
+  describe('authentication of protected routes, through the middleware', () => {
     it('admits a bearer token and an API key with the principal Portcullis vouches for', async () => {
       const owner = await signupOwner(ctx.app);
       const key = await createApiKey(ctx.app, owner);

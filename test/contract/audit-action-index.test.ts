@@ -10,8 +10,8 @@ import { describeIfPostgres } from '../support/postgres';
 
 // The audit list filtered by action (the console's filter) is served by an index on
 // (tenant, action, time): the database reads only that tenant's events of that action, in the
-// order the list gives them, however long the rest of the trail is. scripts/audit-filter-timing.ts
-// measures what it buys on a million events; this checks the plan, on both databases.
+// order the list gives them, however long the rest of the trail is (docs/security.md, "A filtered
+// page on a million events", has what it buys); this checks the plan, on both databases.
 
 /** The plan of the list's filtered statement, as the app role with the tenant set, as the repository runs it. */
 async function planOfFilteredPage(serving: ServingDatabase, tenantId: string, after?: { occurredAt: Date; id: string }): Promise<string> {

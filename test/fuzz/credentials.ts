@@ -5,7 +5,7 @@ import { anyJson, headerChar, headerValue, shortNastyString } from './arbitrarie
 
 /**
  * Credentials for the protected routes: the real ones a suite sets up, and every way we know of to
- * forge, bend or garble a bearer token or an API key. Whatever a forged credential contains, part 5
+ * forge, bend or garble a bearer token or an API key. Whatever a forged credential contains, the authentication of protected routes (docs/contract.md)
  * must answer 401; the expected message follows from the headers alone (expectedRefusal).
  */
 
@@ -158,7 +158,7 @@ export function forgedApiKeys(real: RealCredentials): fc.Arbitrary<string> {
   ).filter((key) => !isLive(key));
 }
 
-/** Credentials that must never get past part 5: a forged key (whatever Authorization says), or no key and no valid token. */
+/** Credentials that must never get past authentication: a forged key (whatever Authorization says), or no key and no valid token. */
 export function refusedCredentials(real: RealCredentials): fc.Arbitrary<CredentialHeaders> {
   const valid = fc.constantFrom(...real.accounts.map((account) => `Bearer ${account.token}`));
   return fc.oneof(
@@ -203,7 +203,7 @@ export function signedArbitraryClaims(real: RealCredentials): fc.Arbitrary<{ tok
 }
 
 /**
- * The role such a token grants, or null when it must be refused: part 5 (our claims, an expiry, not
+ * The role such a token grants, or null when it must be refused: docs/contract.md, "Authentication of protected routes" (our claims, an expiry, not
  * too early, not beyond the 24 h lifetime), then the member check (its tenant and user name a
  * member); the role is the claim's, as given (one the service does not know passes no role check).
  * The generated claims carry no auth version: they count as tokens from before versions, valid

@@ -55,7 +55,7 @@ describe('fuzz: protected routes', () => {
     return { method: call.method, path: call.path, headers: { ...extra, ...body.headers, ...credentials }, body: body.body };
   }
 
-  it('answers forged, garbled or missing credentials on every protected route with 401 and the part 5 message, storing nothing', async () => {
+  it('answers forged, garbled or missing credentials on every protected route with 401 and the authentication message, storing nothing', async () => {
     const cases = fc.record({
       call: protectedCalls([...ownInviteIds, ...otherInviteIds]),
       credentials: refusedCredentials(real),

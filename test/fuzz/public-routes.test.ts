@@ -116,7 +116,7 @@ describe('fuzz: public routes', () => {
     await assertServerContract(target, requests, undefined);
   }, FUZZ_TIMEOUT_MS);
 
-  it('never lets a signup through without the fields part 4 requires', async () => {
+  it('never lets a signup through without the fields it requires', async () => {
     // Whatever else a body holds, a 201 needs a string e-mail, a password of 8+ and a tenant name or an invite token.
     const requests = fc.record({ body: wireBody(signupFields([], [...pending], PASSWORD)) })
       .map(({ body }): FuzzRequest => ({ method: 'POST', path: `${AUTH}/signup`, headers: body.headers, body: body.body }));

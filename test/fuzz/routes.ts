@@ -3,11 +3,11 @@ import { anyJson, emailish, fieldsObject, nastyString, passwordish, pathSegment 
 
 export const AUTH = '/api/v1/auth';
 
-/** One call to a protected route: `strict` when the path is sure to match the route (so part 5 runs first). */
+/** One call to a protected route: `strict` when the path is sure to match the route (so authentication runs first). */
 export interface ProtectedCall {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
-  /** The minimum role of part 5's table; null for "any authenticated". */
+  /** The route's minimum role (docs/contract.md, "Routes"); null for "any authenticated". */
   readonly minimum: 'admin' | null;
   readonly strict: boolean;
 }

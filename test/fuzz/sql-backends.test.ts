@@ -93,7 +93,7 @@ function describeSqlFuzz(name: string, open: () => Promise<DatabaseApp>): void {
       }), fuzzParameters(SQL_RUNS));
     }, FUZZ_TIMEOUT_MS);
 
-    it('forged or missing credentials: 401 with the part 5 message, whatever reaches the key lookup', async () => {
+    it('forged or missing credentials: 401 with the authentication message, whatever reaches the key lookup', async () => {
       const cases = fc.record({ credentials: refusedCredentials(real), extra: extraHeaders(['x-api-key', 'authorization']) });
       await fc.assert(fc.asyncProperty(cases, async ({ credentials, extra }) => {
         const req: FuzzRequest = { method: 'GET', path: `${AUTH}/me`, headers: { ...extra, ...credentialHeaders(credentials) } };

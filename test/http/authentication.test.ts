@@ -7,7 +7,7 @@ import { TEST_JWT_SECRET } from '../support/test-use-cases';
 
 const base64url = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-describe('Authentication (part 5)', () => {
+describe('Authentication', () => {
   describe('GET /api/v1/auth/me', () => {
     it('answers with the identity of a bearer token', async () => {
       const { app } = await buildTestApp();

@@ -48,7 +48,7 @@ describe('POST /api/v1/auth/introspect', () => {
     });
   });
 
-  it('answers active: false, and nothing more, for every refusal of part 5', async () => {
+  it('answers active: false, and nothing more, for every refusal of authentication', async () => {
     const { app, introspect, clock } = await setup();
     const owner = await signupOwner(app);
     const member = await joinWithRole(app, owner, 'member');

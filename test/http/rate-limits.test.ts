@@ -14,7 +14,7 @@ async function repeat(times: number, send: () => Promise<Response>): Promise<Res
   return responses;
 }
 
-/** The 429 contract we chose: part 7 leaves it open. */
+/** The 429 we chose: docs/contract.md, "Errors and limits", leaves its wording open. */
 function expectLimited(res: Response, policy: string): void {
   expect(res.status).toBe(429);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -30,7 +30,7 @@ function expectLimited(res: Response, policy: string): void {
   expect(res.headers['x-ratelimit-remaining']).toBeUndefined();
 }
 
-describe('Rate limits (part 8)', () => {
+describe('Rate limits', () => {
   it('allows 5 logins a minute and refuses the 6th with 429', async () => {
     const { app } = await buildTestApp({ rateLimits: SPEC_RATE_LIMITS });
     const allowed = await repeat(5, () => login(app));

@@ -10,7 +10,7 @@ const ADMIN_ROUTES = [
   ['delete', '/invites/:id'],
 ] as const;
 
-describe('Role checks (part 5, roles)', () => {
+describe('Role checks', () => {
   describe.each(['member', 'viewer'] as const)('a %s', (role) => {
     it.each(ADMIN_ROUTES)('is refused %s %s with 403, by token or by key', async (method, path) => {
       const pc = await createTestPortcullis();

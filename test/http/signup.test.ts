@@ -10,7 +10,7 @@ import type { Secrets } from '../../src/application/ports/secrets';
 interface Claims { tenantId: string; userId: string; email: string; role: string; iat: number; exp: number }
 
 describe('POST /api/v1/auth/signup', () => {
-  describe('new tenant (S-3)', () => {
+  describe('new tenant', () => {
     it('answers 201 with a 24h JWT whose claims name the new tenant and its owner', async () => {
       const { app } = await buildTestApp();
       const email = uniqueEmail('Founder');
@@ -40,7 +40,7 @@ describe('POST /api/v1/auth/signup', () => {
     });
   });
 
-  describe('e-mail already registered (S-1)', () => {
+  describe('e-mail already registered', () => {
     it('answers 409, also when the address differs only in letter case', async () => {
       const { app } = await buildTestApp();
       const owner = await signupOwner(app);
@@ -61,7 +61,7 @@ describe('POST /api/v1/auth/signup', () => {
     });
   });
 
-  describe('invite path (S-2, part 3)', () => {
+  describe('invite path', () => {
     it("joins the invite's tenant with the invite's role and marks the invite accepted", async () => {
       const { app } = await buildTestApp();
       const owner = await signupOwner(app);
@@ -152,7 +152,7 @@ describe('POST /api/v1/auth/signup', () => {
     });
   });
 
-  describe('missing tenant_name (part 7)', () => {
+  describe('missing tenant_name', () => {
     it('answers 400 when neither tenant_name nor invite_token is given', async () => {
       const { app } = await buildTestApp();
       const res = await request(app).post(`${AUTH}/signup`).send({ email: uniqueEmail(), password: PASSWORD });

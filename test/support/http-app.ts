@@ -10,7 +10,7 @@ export const TEST_CORS_ORIGIN = 'http://localhost:5173';
 /** High enough that only the rate-limit tests ever meet a limit. */
 export const GENEROUS_RATE_LIMITS = { global: 100_000, login: 100_000, signup: 100_000 } as const;
 
-/** The contract's own limits (part 8), for the rate-limit tests. */
+/** The contract's own limits (docs/contract.md, "Errors and limits"), for the rate-limit tests. */
 export const SPEC_RATE_LIMITS = { global: 100, login: 5, signup: 3 } as const;
 
 export interface TestApp extends TestUseCases {
@@ -82,7 +82,7 @@ export async function sendSequentially(times: number, send: (i: number) => Promi
 }
 
 /**
- * The 429 we chose (part 7 leaves it open): JSON `{ error: "Too many requests, retry after N
+ * The 429 we chose (docs/contract.md, "Errors and limits", leaves it open): JSON `{ error: "Too many requests, retry after N
  * seconds" }` with N at least 1, at most `maxSeconds`, and a Retry-After header that says the same.
  * With a policy name ("5-in-1min"), also the draft-8 RateLimit headers of that limiter, exhausted.
  */

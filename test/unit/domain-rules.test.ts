@@ -6,7 +6,7 @@ import { inviteState } from '../../src/domain/invite';
 import { assertRoleAtLeast, roleLevel } from '../../src/domain/role';
 import { makeSlug, slugBase } from '../../src/domain/slug';
 
-describe('slug (rule S-3)', () => {
+describe('slug', () => {
   it('lowercases and turns each run of other characters into one hyphen', () => {
     expect(slugBase('Acme  Corp!!! & Sons')).toBe('acme-corp-sons');
     expect(slugBase('Été à Paris')).toBe('-t-paris');
@@ -32,7 +32,7 @@ describe('roles', () => {
   });
 });
 
-describe('API key format (part 5, step 1)', () => {
+describe('API key format', () => {
   it('accepts only the prefix and 37 characters', () => {
     expect(isWellFormedApiKey(`pcls_${'a'.repeat(32)}`)).toBe(true);
     expect(isWellFormedApiKey(`pcls_${'a'.repeat(31)}`)).toBe(false);
@@ -41,7 +41,7 @@ describe('API key format (part 5, step 1)', () => {
   });
 });
 
-describe('invite states (part 3)', () => {
+describe('invite states', () => {
   const now = new Date('2026-01-01T00:00:00Z');
   it('is pending before expiry, expired at it, accepted once used', () => {
     expect(inviteState({ acceptedAt: null, expiresAt: new Date(now.getTime() + 1) }, now)).toBe('pending');

@@ -32,7 +32,7 @@ describe('Login', () => {
   });
 });
 
-describe('Authenticate (part 5)', () => {
+describe('Authenticate', () => {
   it('accepts a valid bearer token and takes tenant, user and role from its claims', async () => {
     const { useCases, signup, owner } = await ownerSetup();
     const principal = await useCases.authenticate.execute({ apiKey: undefined, authorization: `Bearer ${signup.token}` });

@@ -25,7 +25,7 @@ describe('Signup', () => {
     expect(tenant?.slug).toMatch(/^acme-corp-[0-9a-f]{6}$/);
   });
 
-  it('stores the e-mail normalised and only a salted scrypt hash of the password (S-5)', async () => {
+  it('stores the e-mail normalised and only a salted scrypt hash of the password', async () => {
     const { useCases, storage } = await buildTestUseCases();
     const email = uniqueEmail();
     await useCases.signup.execute({ email: `  ${email.toUpperCase()} `, password: PASSWORD, tenantName: 'T' });
@@ -35,7 +35,7 @@ describe('Signup', () => {
     expect(user?.passwordHash).not.toContain(PASSWORD);
   });
 
-  it('refuses an e-mail that is already registered, whatever its case (S-1)', async () => {
+  it('refuses an e-mail that is already registered, whatever its case', async () => {
     const { useCases } = await buildTestUseCases();
     const email = uniqueEmail();
     await useCases.signup.execute({ email, password: PASSWORD, tenantName: 'First' });
@@ -49,7 +49,7 @@ describe('Signup', () => {
       .rejects.toBeInstanceOf(TenantNameRequired);
   });
 
-  describe('by invitation (S-2)', () => {
+  describe('by invitation', () => {
     async function withInvite(role?: 'admin' | 'member' | 'viewer') {
       const clock = new TestClock();
       const built = await buildTestUseCases({ clock, inviteTtlSeconds: 3600 });
@@ -107,7 +107,7 @@ describe('Signup', () => {
       expect(await storage.repos.users.findByEmail(email)).toBeNull();
     });
 
-    it('keeps the invite unaccepted when the user cannot be created (S-4)', async () => {
+    it('keeps the invite unaccepted when the user cannot be created', async () => {
       const { useCases, invite, storage, owner } = await withInvite();
       // Race the pre-check: the e-mail is registered between the check and the transaction.
       const email = uniqueEmail();

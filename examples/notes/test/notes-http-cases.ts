@@ -122,7 +122,7 @@ export function describeNotesHttpCases(name: string, open: () => Promise<TestPor
       const res = await request(pc.app).get(NOTES).set(viewer.headers);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ notes: [third, second, first] });
-      // Also through Express (a query string is not the direct path's exact URL): the same answer.
+      // Also through Express (with a query string the URL is not the route's exact one): the same answer.
       expect((await request(pc.app).get(`${NOTES}?x=1`).set(viewer.headers)).body).toEqual(res.body);
       expect((await request(pc.app).get(NOTES).set(other.viewer.headers)).body.notes.map((n: { title: string }) => n.title)).toEqual(['not yours']);
     });

@@ -41,7 +41,8 @@ export interface PortcullisMiddleware extends RequestHandler {
   close(): void;
 }
 
-// The rules a credential meets before anything is asked, as Portcullis applies them (part 5).
+// The rules a credential meets before anything is asked, as Portcullis applies them
+// (Portcullis's docs/contract.md, "Authentication of protected routes").
 const API_KEY_PREFIX = 'pcls_';
 const API_KEY_LENGTH = 37;
 const BEARER = 'Bearer ';
@@ -61,7 +62,10 @@ interface Asked {
   readonly refusal: string;
 }
 
-/** Which credential the request carries, by part 5's order; a string is a refusal decided without asking. */
+/**
+ * Which credential the request carries, in the order of Portcullis's docs/contract.md,
+ * "Authentication of protected routes"; a string is a refusal decided without asking.
+ */
 function credentialOf(req: Request): Asked | string {
   const header = req.headers['x-api-key'];
   if (header !== undefined) {

@@ -18,7 +18,7 @@ export interface CredentialCacheOptions {
    */
   readonly memoryBytes: number;
   /**
-   * A fallback only: announcements are what keep entries right. The TTL bounds how long an entry
+   * A fallback only: the change follower is what keeps entries right. The TTL bounds how long an entry
    * can be wrong if one is lost without the listener noticing (a silently dead connection).
    */
   readonly ttlMs: number;
@@ -56,7 +56,7 @@ function isMember(entry: Entry): entry is UserAuthState {
  */
 export class CachedCredentialStates implements CredentialStates {
   private readonly entries: LRUCache<string, Entry>;
-  /** Key id to key hash, for the announcement of a revoked key, which names the id. */
+  /** Key id to key hash, for a logged change of a revoked key, which names the id. */
   private readonly hashOfKey = new Map<string, string>();
   private generation = 0;
   private live = true;

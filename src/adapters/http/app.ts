@@ -82,7 +82,7 @@ export interface AppOptions {
   readonly consoleFiles?: ConsoleFiles | null | undefined;
 }
 
-/** Which forwarded addresses to believe, as one function for Express and the direct path alike. */
+/** Which forwarded addresses to believe, as one function for Express and the route table alike. */
 function trustOf(setting: TrustProxy | undefined): (address: string, hop: number) => boolean {
   if (setting === undefined || setting === false) return () => false;
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
@@ -127,7 +127,7 @@ export function createApp(useCases: UseCases, config: HttpConfig, options: AppOp
     onReject: metrics ? (limiter) => metrics.rateLimited(limiter) : undefined,
   });
 
-  // Every request, before any route; the direct path runs the same list.
+  // Every request, before any route; the route table runs the same list when it answers without Express.
   const everyRequest: NodeHandler[] = [logger ? requestLog(logger) : assignRequestId()];
   if (metrics) {
     const outcomes = new Map<string, Counter<'outcome'>>([[`${AUTH_BASE}/login`, metrics.logins], [`${AUTH_BASE}/signup`, metrics.signups]]);

@@ -9,7 +9,7 @@ import type { IdGenerator } from '../ports/ids';
 import type { Secrets } from '../ports/secrets';
 import type { UnitOfWork } from '../ports/unit-of-work';
 
-/** Both optional: without them the key is unnamed and never expires, exactly as part 4 describes. */
+/** Both optional: without them the key is unnamed and never expires, exactly as the API reference describes (docs/openapi.yaml, CreateApiKeyRequest). */
 export interface CreateApiKeyInput {
   readonly name?: string | undefined;
   readonly expiresInDays?: number | undefined;

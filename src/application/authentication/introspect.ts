@@ -37,7 +37,7 @@ export interface IntrospectDeps {
   readonly positions: ChangePositions;
 }
 
-/** The refusals of part 5 that mean "this credential does not stand"; anything else (an outage) is thrown on. */
+/** The refusals of docs/contract.md, "Authentication of protected routes" that mean "this credential does not stand"; anything else (an outage) is thrown on. */
 function isRefusal(error: unknown): boolean {
   return error instanceof InvalidToken || error instanceof InvalidApiKey
     || error instanceof InvalidApiKeyFormat || error instanceof MissingAuthentication;

@@ -10,7 +10,7 @@ export interface RevokeInviteDeps {
   readonly trail: AuditTrail;
 }
 
-/** Deletes an unaccepted invite of the caller's tenant; expiry is not checked (part 3). */
+/** Deletes an unaccepted invite of the caller's tenant; expiry is not checked (docs/contract.md, "Routes": DELETE /invites/:id). */
 export class RevokeInvite {
   constructor(private readonly deps: RevokeInviteDeps) {}
 

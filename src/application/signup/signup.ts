@@ -56,7 +56,7 @@ function assertAcceptable(invite: Invite, now: Date): void {
   if (state === 'expired') throw new InviteExpired();
 }
 
-/** Rules S-1 to S-5: a new tenant with its owner, or a new member through an invite, in one transaction. */
+/** The signup rules of docs/contract.md, "Tenants, members and credentials": a new tenant with its owner, or a new member through an invite, in one transaction. */
 export class Signup {
   constructor(private readonly deps: SignupDeps) {}
 
@@ -65,7 +65,7 @@ export class Signup {
     const email = normalizeEmail(input.email);
     if (input.inviteToken === undefined && !input.tenantName) throw new TenantNameRequired();
 
-    // S-1 answered before the costly hash; the unique index still decides races inside the transaction.
+    // An e-mail registered once across all tenants: answered before the costly hash; the unique index still decides races inside the transaction.
     if (await repos.users.findByEmail(email)) throw new EmailAlreadyRegistered();
     const passwordHash = await hasher.hash(input.password);
 
@@ -86,7 +86,7 @@ export class Signup {
     return { token, tenantId: joined.tenantId, expiresIn: tokens.expiresIn };
   }
 
-  /** S-2: the invite path wins even when a tenant name is also given. */
+  /** The invite path wins even when a tenant name is also given. */
   private async acceptInvite(tx: Repositories, token: string, email: string): Promise<Joined> {
     const now = this.deps.clock.now();
     const invite = isWellFormedInviteToken(token) ? await tx.invites.findByToken(token) : null;
@@ -129,7 +129,7 @@ export class Signup {
   private static readonly SLUG_ATTEMPTS = 5;
 
   /**
-   * S-3: the first user of a new tenant owns it. Its slug's suffix is random; when another tenant
+   * The first user of a new tenant owns it (docs/contract.md, "Tenants, members and credentials"). Its slug's suffix is random; when another tenant
    * already has the slug it makes, another suffix is drawn. A draw meets a given taken slug once in
    * 16.7 million, so SLUG_ATTEMPTS taken slugs in a row mean something else is wrong (a broken
    * random source), and the signup fails rather than loop.

@@ -46,8 +46,8 @@ export interface PortcullisModule<Code extends string = string> {
 }
 
 /**
- * What the platform hands a module, and all it hands it (beside the kits it may import: the
- * request's principal, requireRole, the body helpers).
+ * What the platform hands a module, and all it hands it (beside the kits it may import: the route
+ * declaration and its answers, the DTO decorators).
  */
 export interface ModulePlatform {
   /** Tenant-scoped units of work over the module's own tables, on the service's storage backend. */

@@ -64,7 +64,7 @@ export function describeTenantCases(storage: StorageGetter): void {
       await expect(repos.tenants.create({ ...tenant, slug: `${tenant.slug}-other` })).rejects.toThrow();
     });
 
-    test('signup retries with a fresh suffix when the slug it drew is taken (S-3), instead of failing', async () => {
+    test('signup retries with a fresh suffix when the slug it drew is taken, instead of failing', async () => {
       const name = freshName();
       const secrets = scriptedSuffixes(['c0ffee', 'c0ffee', 'c0ffee', 'beef01']);
       const { useCases, storage: used } = await buildTestUseCases({ storage: storage(), secrets });

@@ -4,7 +4,7 @@ import { contextOf } from '../request-context';
 
 /**
  * Node joins repeated custom headers into one string, so an array should not happen; if it does,
- * joining keeps it "present" (part 5: the key alone decides) and it then fails the format check.
+ * joining keeps it "present" (docs/contract.md, "Authentication of protected routes": the key alone decides) and it then fails the format check.
  */
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;

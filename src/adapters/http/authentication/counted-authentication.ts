@@ -4,7 +4,7 @@ import type { AuthenticationMethod, HttpMetrics } from '../middleware/http-metri
 import type { NodeHandler, NodeRequest } from '../fast-path/node-handler';
 import { contextOf } from '../request-context';
 
-/** The credential part 5 will look at: a present x-api-key wins, then a Bearer authorization. */
+/** The credential authentication will look at (docs/contract.md, "Authentication of protected routes"): a present x-api-key wins, then a Bearer authorization. */
 function attemptedMethod(req: NodeRequest): AuthenticationMethod {
   if (req.headers['x-api-key'] !== undefined) return 'api_key';
   return req.headers.authorization?.startsWith('Bearer ') ? 'jwt' : 'none';

@@ -1,6 +1,5 @@
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
-import type { RequestHandler } from 'express';
 import { HttpError, type FieldError } from '../errors/http-error';
 
 /**
@@ -85,15 +84,4 @@ export async function validatedInstance<T extends object>(dto: new () => T, plai
   const first = details[0];
   if (first) throw new HttpError(400, first.message, details);
   return instance;
-}
-
-/**
- * Replaces req.body with a validated instance of `dto`, or answers 400 (validatedInstance). Runs
- * after jsonBody, so the body is a plain object without prototype-changing keys by then.
- */
-export function validateBody<T extends object>(dto: new () => T): RequestHandler {
-  return async (req, _res, next) => {
-    req.body = await validatedInstance(dto, req.body as Record<string, unknown>);
-    next();
-  };
 }

@@ -21,7 +21,7 @@ export class HttpError extends Error {
   }
 }
 
-/** A rate limit was exceeded. The wording is our choice (part 7 leaves it open) and is kept stable. */
+/** A rate limit was exceeded. The wording is our choice (docs/contract.md, "Errors and limits", leaves it open) and is kept stable. */
 export class TooManyRequests extends HttpError {
   constructor(override readonly retryAfterSeconds: number) {
     super(429, `Too many requests, retry after ${retryAfterSeconds} seconds`);

@@ -1,23 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
- * What a handler may rely on when it has to run both inside Express and on a direct route
- * (direct-routes.ts), where the request never meets Express: Node's own request and response plus
- * the few fields both paths provide. Express's Request and Response extend these, so a NodeHandler
+ * What a handler may rely on when it has to run both inside Express and without it (route-table.ts
+ * answers a parameter-less route's exact URL itself, where the request never meets Express): Node's
+ * own request and response plus the few fields both paths provide. Express's Request and Response extend these, so a NodeHandler
  * is an Express RequestHandler too; the reverse does not hold, which is the point: a handler typed
- * as a NodeHandler cannot call res.json, res.status or req.get, which a direct route does not have.
+ * as a NodeHandler cannot call res.json, res.status or req.get, which a request answered without Express does not have.
  */
 export interface NodeRequest extends IncomingMessage {
-  /** The client address as Express computes it (`trust proxy` decides); set on a direct route before any handler. */
+  /** The client address as Express computes it (`trust proxy` decides); set by route-table.ts before any handler when Express is skipped. */
   readonly ip?: string | undefined;
-  /** The matched route's parameters; empty on a direct route, whose path has none. */
+  /** The matched route's parameters; empty when Express is skipped, since only parameter-less routes are. */
   readonly params: Readonly<Record<string, string | string[]>>;
 }
 
-export interface NodeResponse extends ServerResponse {
-  /** Per-request values (the principal, the route pattern): request-principal.ts and request-route.ts. */
-  locals: Record<string, unknown>;
-}
+// Per-request values (the route, the principal) live in request-context.ts, not on the response.
+export type NodeResponse = ServerResponse;
 
 export type NextFunction = (err?: unknown) => void;
 

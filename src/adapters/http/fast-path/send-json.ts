@@ -5,8 +5,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /**
  * A JSON answer written on Node's response, byte for byte what Express's res.status(s).json(body)
  * writes with this app's settings (no ETag, no JSON spacing): the same Content-Type and
- * Content-Length, and no body for HEAD (Node drops it). Handlers that also serve a direct route
- * answer through this, as res.json exists only on Express's response.
+ * Content-Length, and no body for HEAD (Node drops it). Every route answers through this, since the
+ * route table may answer a request without Express, where res.json does not exist.
  */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Readonly<Record<string, string>>): void {
   const text = JSON.stringify(body);

@@ -1,16 +1,9 @@
-import type { ClientRateLimitInfo, IncrementResponse, Options, Store } from 'express-rate-limit';
+import type { IncrementResponse, Options } from 'express-rate-limit';
+import type { CountingStore } from './fixed-window-limiter';
 import { ServiceUnavailable } from '../errors/http-error';
 
 function unavailable(error: unknown): ServiceUnavailable {
   return error instanceof ServiceUnavailable ? error : new ServiceUnavailable(error);
-}
-
-async function guarded<T>(work: () => Promise<T> | T): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw unavailable(error);
-  }
 }
 
 /** A count that is not a positive whole number is a failure: compared with the limit, a NaN passes. */
@@ -29,15 +22,8 @@ function usableCount(result: IncrementResponse | undefined): IncrementResponse {
  * An increment that comes back without a usable count is a failure too: the limiter compares
  * `totalHits > limit`, and a NaN there would let every request through.
  */
-export class FailClosedStore implements Store {
-  readonly localKeys: boolean | undefined;
-  readonly prefix: string | undefined;
-
-  constructor(private readonly inner: Store) {
-    // express-rate-limit's own checks read these: they must see the wrapped store's identity.
-    this.localKeys = inner.localKeys;
-    this.prefix = inner.prefix;
-  }
+export class FailClosedStore implements CountingStore {
+  constructor(private readonly inner: CountingStore) {}
 
   init(options: Options): void | Promise<void> {
     return this.inner.init?.(options);
@@ -54,22 +40,5 @@ export class FailClosedStore implements Store {
     return counted.then(usableCount, (error: unknown) => {
       throw unavailable(error);
     });
-  }
-
-  async decrement(key: string): Promise<void> {
-    await guarded(() => this.inner.decrement(key));
-  }
-
-  async resetKey(key: string): Promise<void> {
-    await guarded(() => this.inner.resetKey(key));
-  }
-
-  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
-    const { inner } = this;
-    return inner.get ? guarded(() => inner.get!(key)) : undefined;
-  }
-
-  async shutdown(): Promise<void> {
-    await this.inner.shutdown?.();
   }
 }

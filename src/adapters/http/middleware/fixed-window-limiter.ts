@@ -4,14 +4,20 @@ import { type ClientRateLimitInfo, ipKeyGenerator, type Options, type Store } fr
 import { TooManyRequests } from '../errors/http-error';
 import type { NodeHandler, NodeRequest, NodeResponse } from '../fast-path/node-handler';
 
+/**
+ * What the limiter asks of a store: express-rate-limit's store interface (MemoryStore,
+ * rate-limit-redis), of which it calls `init` once and `increment` per request.
+ */
+export type CountingStore = Pick<Store, 'init' | 'increment'>;
+
 /** The bucket a request counts in, when it is not the client's address (a service's key id). */
 export type BucketOf = (req: NodeRequest, res: NodeResponse) => string;
 
 export interface FixedWindowOptions {
   readonly limit: number;
   readonly windowMs: number;
-  /** express-rate-limit's store interface: MemoryStore, rate-limit-redis, FailClosedStore around either. */
-  readonly store: Store;
+  /** MemoryStore, rate-limit-redis, FailClosedStore around either. */
+  readonly store: CountingStore;
   /** Where a store that fails to start is reported (its increments then fail, and are refused). */
   readonly log: (err: unknown) => void;
   /** Called once for each request refused for its count (metrics). */

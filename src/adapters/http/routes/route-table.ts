@@ -91,7 +91,7 @@ export class RouteTable {
     }
   }
 
-  /** The server's request listener: a direct route when one matches exactly, the Express app otherwise. */
+  /** The server's request listener: a parameter-less route's exact method and URL answered here, the Express app otherwise. */
   listener(app: Express): RequestListener {
     const { trust, before, globalLimiter, errorMapper } = this.options;
     const chains = new Map<string, { handlers: NodeHandler[]; onError: NodeErrorHandler[] }>();
@@ -109,7 +109,6 @@ export class RouteTable {
       const response = res as NodeResponse;
       request.ip = proxyAddr(req, trust); // what Express's req.ip is, with the same trust
       request.params = {};
-      response.locals = Object.create(null) as Record<string, unknown>;
       runHandlers(chain.handlers, chain.onError, request, response, (err) => unanswered(err, request, response));
     };
   }
@@ -210,7 +209,7 @@ function write(req: IncomingMessage, res: ServerResponse, answer: Answer): void 
 }
 
 /**
- * The end of the line on a direct route, as Express's final handler: the error mapper passes an
+ * The end of the line for a request answered without Express, as Express's final handler: the error mapper passes an
  * error on only when the answer has already begun (the connection is then cut, the client sees a
  * broken response rather than a wrong one); anything else unanswered is a 500.
  */

@@ -7,7 +7,7 @@ import type { ServiceCaller } from '../../../domain/service-key';
 /**
  * Who may call a route, and so what runs before its handler (app.ts puts the groups in order):
  * - `public`: anyone; the global rate limit, and the route's own limit if it names one.
- * - `protected`: the contract's authentication first (part 5 of docs/contract.md), then the role;
+ * - `protected`: the contract's authentication first (docs/contract.md, "Authentication of protected routes"), then the role;
  *   a refusal (403, another tenant's id) is recorded in the audit trail.
  * - `service`, `probe`, `page`: the platform's own (verifying services by service key; health,
  *   readiness and metrics, before any rate limit; the API reference and the console pages).

@@ -3,7 +3,7 @@ import { API_KEY_MAX_EXPIRY_DAYS, API_KEY_MIN_EXPIRY_DAYS, API_KEY_NAME_MAX_LENG
 import { OptionalField } from './optional-field';
 import { VisibleText } from './visible-text';
 
-/** Both fields optional: no body at all still creates an unnamed key that never expires (part 4). */
+/** Both fields optional: no body at all still creates an unnamed key that never expires (docs/openapi.yaml, CreateApiKeyRequest). */
 export class CreateApiKeyBody {
   @OptionalField()
   @IsString()

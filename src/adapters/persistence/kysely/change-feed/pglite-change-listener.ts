@@ -5,7 +5,7 @@ import { CREDENTIAL_CHANGES_CHANNEL } from './credential-announcements';
 export type InProcessListen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
 
 /**
- * The embedded database's side of the change feed. Every writer of an embedded database is in this
+ * The embedded database's change listener. Every writer of an embedded database is in this
  * process (the service, a migration, a test's SQL), and PGlite delivers the triggers' notifications
  * to the session that listens, so the cache hears every committed change exactly as on Postgres.
  * There is no connection to lose.

@@ -7,7 +7,9 @@ const SET_TENANT_SQL = 'select set_config($1, $2, true)';
  * and the statement go out together, in the extended protocol, before a single Sync. Postgres runs
  * everything up to a Sync as one implicit transaction, so the setting is transaction-local exactly
  * as after BEGIN: the statement sees it, and it is gone when the Sync commits (or rolls back). If
- * set_config fails, the server skips the statement and the error is this query's.
+ * set_config fails, the server skips the statement and the error is this query's. What the one
+ * round trip saves over BEGIN, set, statement, COMMIT is measured by scripts/bench/tenant-read.ts
+ * (docs/architecture.md, "Tenant-scoped statements in one round trip").
  *
  * Only the statement's rows and command tag are this query's result: set_config's row and its
  * CommandComplete, which come first, are skipped.
