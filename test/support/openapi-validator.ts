@@ -1,7 +1,7 @@
 /**
  * Checks one HTTP exchange against docs/openapi.yaml: the operation (method and path template), the
  * status, the Content-Type, the body's schema and the headers the document requires. Every HTTP
- * test response passes through here (test/support/openapi-supertest-hook.ts and the fuzz harness),
+ * test response passes through here (test/support/contract-request.ts and the fuzz harness),
  * so a route that drifts from the reference fails the tests.
  *
  * Schemas are JSON Schema 2020-12, the dialect of OpenAPI 3.1, checked by ajv's 2020 build (the
