@@ -9,6 +9,10 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/jest-global-setup.js',
   globalTeardown: '<rootDir>/test/support/jest-global-teardown.js',
   testTimeout: 30000,
+  // More workers than cores: most of a test file's time is spent waiting on Postgres, Redis, a
+  // browser or a child process, not on the CPU (three workers on two cores ran the SQL suites in
+  // well under the time of one).
+  maxWorkers: '150%',
   // The last line of a run names the suites skipped for want of Postgres or Redis, and how to include them.
   reporters: ['default', '<rootDir>/test/support/skipped-suites-reporter.js'],
 };
