@@ -11,7 +11,7 @@ import type { DB } from '../adapters/persistence/kysely/schema';
 import type { Storage } from '../adapters/persistence/storage';
 import type { ServiceKeyLookup } from '../application/ports/service-keys';
 import { kyselyModuleStore } from '../adapters/persistence/modules/kysely-module-store';
-import { type ModuleMigrations, pendingModuleMigrations } from '../adapters/persistence/modules/module-migrations';
+import type { ModuleMigrations } from '../adapters/persistence/modules/module-migrations';
 import type { ModuleStore } from '../adapters/persistence/modules/module-store';
 import { memoryModuleStore } from '../adapters/persistence/modules/memory-module-store';
 import { MemoryChangeLog } from '../adapters/persistence/memory/memory-change-log';
@@ -140,7 +140,7 @@ export async function openStorage(
     moduleStore: kyselyModuleStore(opened),
     location: locationOf(config),
     appliedMigrations,
-    pendingMigrations: async () => [...await pendingMigrations(db), ...await pendingModuleMigrations(db, modules)],
+    pendingMigrations: () => pendingMigrations(db, modules),
     poolStats,
     serviceKeys: new KyselyServiceKeyRepository(db),
     db,

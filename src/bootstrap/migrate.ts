@@ -1,4 +1,4 @@
-import { migrateToLatest } from '../adapters/persistence/kysely/migrations/migrate';
+import { migrateAll } from '../adapters/persistence/modules/module-migrations';
 import { prepareForServing } from '../adapters/persistence/kysely/driver/serving-database';
 import { loginOf } from '../adapters/persistence/kysely/driver/tenant-wall-setup';
 import { TenantWalls } from '../adapters/persistence/kysely/driver/tenant-walls';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const { db, close, location } = await openDatabase(config);
   try {
-    const applied = await migrateToLatest(db);
+    const applied = await migrateAll(db);
     await prepareForServing(db, new TenantWalls(config.tenantWallKey), {
       tenantWallKeyPrevious: config.tenantWallKeyPrevious,
       servingLogin: config.migrationDatabaseUrl && config.databaseUrl ? loginOf(config.databaseUrl) : undefined,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { openPostgres } from '../../src/adapters/persistence/kysely/driver/dialects';
 import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
-import { migrateToLatest } from '../../src/adapters/persistence/kysely/migrations/migrate';
+import { migrateAll } from '../../src/adapters/persistence/modules/module-migrations';
 import { WALL_SETTING } from '../../src/adapters/persistence/kysely/migrations/0009-tenant-wall-proofs';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import {
@@ -178,7 +178,7 @@ describeIfPostgres('the tenant-wall key and who may connect, on Postgres', (serv
     const database = await freshDatabase();
     const login = await loginFor(database);
     const owner = track(openPostgres(database.url, { max: 1 }));
-    await migrateToLatest(owner.db);
+    await migrateAll(owner.db);
     const walls = new TenantWalls(key());
     await prepareForServing(owner.db, walls, { servingLogin: loginOf(login.url) });
     const { rows } = await sql<{ public_can: boolean; login_can: boolean }>`

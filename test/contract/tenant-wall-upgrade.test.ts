@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, Migrator, sql } from 'kysely';
 import { openPglite, openPostgres, type OpenDatabase } from '../../src/adapters/persistence/kysely/driver/dialects';
 import { migrationProvider } from '../../src/adapters/persistence/kysely/migrations';
-import { migrateToLatest } from '../../src/adapters/persistence/kysely/migrations/migrate';
+import { migrateAll } from '../../src/adapters/persistence/modules/module-migrations';
 import { APP_ROLE } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
 import { WALL_SETTING } from '../../src/adapters/persistence/kysely/migrations/0009-tenant-wall-proofs';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
@@ -44,7 +44,7 @@ function describeUpgrade(name: string, open: () => Promise<OpenDatabase & { drop
         const [mine, theirs] = [randomUUID(), randomUUID()];
         await sql`insert into widgets values (${randomUUID()}, ${mine}, 'mine'), (${randomUUID()}, ${theirs}, 'theirs')`.execute(db);
 
-        await migrateToLatest(db);
+        await migrateAll(db);
         const walls = new TenantWalls('an upgraded key');
         await prepareForServing(db, walls);
 
@@ -80,7 +80,7 @@ function describeUpgrade(name: string, open: () => Promise<OpenDatabase & { drop
         await sql`
           create policy own_gadgets on gadgets to ${sql.id(APP_ROLE)}
             using (tenant_id = current_setting('app.tenant_id')::uuid)`.execute(db);
-        await expect(migrateToLatest(db)).rejects.toThrow(/0009-tenant-wall-proofs.*policy own_gadgets on gadgets still reads app\.tenant_id/s);
+        await expect(migrateAll(db)).rejects.toThrow(/0009-tenant-wall-proofs.*policy own_gadgets on gadgets still reads app\.tenant_id/s);
       } finally {
         await database.close();
         await database.drop?.();

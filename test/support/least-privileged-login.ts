@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { openPostgres } from '../../src/adapters/persistence/kysely/driver/dialects';
-import { migrateToLatest } from '../../src/adapters/persistence/kysely/migrations/migrate';
+import { migrateAll } from '../../src/adapters/persistence/modules/module-migrations';
 import { APP_ROLE } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
 
 export interface ServingLogin {
@@ -23,7 +23,7 @@ export async function createServingLogin(ownerUrl: string): Promise<ServingLogin
   const owner = openPostgres(ownerUrl, { max: 1 });
   const name = `pc_test_login_${randomBytes(6).toString('hex')}`;
   try {
-    await migrateToLatest(owner.db);
+    await migrateAll(owner.db);
     await sql`create role ${sql.id(name)} login in role ${sql.id(APP_ROLE)}`.execute(owner.db);
   } finally {
     await owner.close();

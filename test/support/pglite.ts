@@ -2,7 +2,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vm from 'node:vm';
 import { Kysely } from 'kysely';
-import { migrateToLatest } from '../../src/adapters/persistence/kysely/migrations/migrate';
+import { migrateAll } from '../../src/adapters/persistence/modules/module-migrations';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import { openServingPglite, type ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import type { ModuleMigrations } from '../../src/adapters/persistence/modules/module-migrations';
@@ -56,7 +56,7 @@ async function makeMigrated(): Promise<Blob> {
   const pglite = await PGlite.create('memory://');
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   try {
-    await migrateToLatest(db);
+    await migrateAll(db);
     return await pglite.dumpDataDir('none');
   } finally {
     await db.destroy();

@@ -1,20 +1,20 @@
 import { IDENTITY_ERRORS, type IdentityErrorCode } from '../../adapters/http/errors/identity-errors';
 import { identityRoutes } from '../../adapters/http/routes/identity-routes';
-import { migrations } from '../../adapters/persistence/kysely/migrations';
+import { IDENTITY_MIGRATIONS } from '../../adapters/persistence/modules/module-migrations';
 import type { UseCases } from '../../application/use-cases';
 import { AUDIT_ACTIONS } from '../../domain/audit-event';
 import type { PortcullisModule } from './portcullis-module';
 
-export const IDENTITY_NAME = 'identity';
+export const IDENTITY_NAME = IDENTITY_MIGRATIONS.name;
 
 /**
- * Identity, declared as every module is (PortcullisModule): its migrations (recorded in Kysely's
- * own tables, which identity's history has always used), its audit actions and its error records.
+ * Identity, declared as every module is (PortcullisModule): its migrations (applied first, by the
+ * same migrateAll as the modules'), its audit actions and its error records.
  * Its API reference is docs/openapi.yaml itself, into which the product modules' parts are merged.
  */
 export const IDENTITY = {
   name: IDENTITY_NAME,
-  migrations,
+  migrations: IDENTITY_MIGRATIONS.migrations,
   auditActions: AUDIT_ACTIONS,
   errors: IDENTITY_ERRORS,
 } as const satisfies Omit<PortcullisModule<IdentityErrorCode>, 'build'>;

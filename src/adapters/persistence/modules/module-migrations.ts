@@ -1,35 +1,42 @@
 import { type Kysely, type Migration, sql } from 'kysely';
+import { migrations } from '../kysely/migrations';
 import { type MigrationSet, migrateToLatest } from '../kysely/migrations/migrate';
 import type { DB } from '../kysely/schema';
 import { isInsufficientPrivilege } from '../kysely/driver/pg-errors';
 import { APPLIED_MODULE_MIGRATIONS } from '../kysely/migrations/0011-module-readiness-and-audit-action-index';
 
-/** A module's migrations, applied after identity's and recorded in tables of its own. */
+/** A module's migrations (identity's too), applied in module order and recorded in tables of its own. */
 export interface ModuleMigrations {
   /** The module's name: its migrations are recorded in `<name>_kysely_migration`. */
   readonly name: string;
-  /** Applied in key order, like identity's (`0001-notes`, `0002-...`). */
+  /** Applied in key order (`0001-notes`, `0002-...`). */
   readonly migrations: Readonly<Record<string, Migration>>;
 }
 
 /**
- * Recorded apart from identity's (and each other's), so a module's migration names cannot collide
- * with identity's, modules can be added to a database that already has identity's history, and
- * Kysely's check that applied migrations are a prefix of the known ones holds per module.
+ * Identity's migrations, the first module's: recorded in Kysely's own tables (`kysely_migration`),
+ * where every database this service has ever migrated keeps identity's history.
+ */
+export const IDENTITY_MIGRATIONS: ModuleMigrations = { name: 'identity', migrations };
+
+/**
+ * Each module's record apart from the others', so migration names cannot collide across modules,
+ * a module can be added to a database that already has identity's history, and Kysely's check that
+ * applied migrations are a prefix of the known ones holds per module.
  */
 export function migrationSetOf(module: ModuleMigrations): MigrationSet & { readonly table: string } {
-  return {
-    provider: { getMigrations: async () => ({ ...module.migrations }) },
-    table: `${module.name}_kysely_migration`,
-    lockTable: `${module.name}_kysely_migration_lock`,
-  };
+  const table = module === IDENTITY_MIGRATIONS ? 'kysely_migration' : `${module.name}_kysely_migration`;
+  return { provider: { getMigrations: async () => ({ ...module.migrations }) }, table, lockTable: `${table}_lock` };
 }
 
-/** Each module's pending migrations, in list order, after identity's; the names of those applied (`notes/0001-notes`). */
-export async function migrateModules(db: Kysely<DB>, modules: readonly ModuleMigrations[]): Promise<string[]> {
+/**
+ * Identity's pending migrations, then each module's in list order; the names of those applied,
+ * identity's as they are (`0010-credential-change-log`), a module's after its name (`notes/0001-notes`).
+ */
+export async function migrateAll(db: Kysely<DB>, modules: readonly ModuleMigrations[] = []): Promise<string[]> {
   const applied: string[] = [];
-  for (const module of modules) {
-    for (const name of await migrateToLatest(db, migrationSetOf(module))) applied.push(`${module.name}/${name}`);
+  for (const module of [IDENTITY_MIGRATIONS, ...modules]) {
+    for (const name of await migrateToLatest(db, migrationSetOf(module))) applied.push(module === IDENTITY_MIGRATIONS ? name : `${module.name}/${name}`);
   }
   return applied;
 }

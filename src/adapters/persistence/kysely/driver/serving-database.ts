@@ -1,12 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import { openPglite, openPostgres, type OpenDatabase, type PostgresOptions } from './dialects';
-import { migrateToLatest } from '../migrations/migrate';
 import { migrations } from '../migrations';
 import { APP_ROLE } from '../migrations/0002-tenant-walls';
 import { APPLIED_MIGRATIONS } from '../migrations/0006-least-privilege';
 import { isInsufficientPrivilege } from './pg-errors';
 import type { DB } from '../schema';
-import { migrateModules, type ModuleMigrations, pendingModuleMigrations } from '../../modules/module-migrations';
+import { migrateAll, type ModuleMigrations, pendingModuleMigrations } from '../../modules/module-migrations';
 import { DEVELOPMENT_TENANT_WALL_KEY, TenantWalls } from './tenant-walls';
 import { assertTenantWallKey, installTenantWallKey, loginOf, restrictConnectTo } from './tenant-wall-setup';
 
@@ -52,8 +51,7 @@ export async function openServingPostgres(url: string, options: ServingPostgresO
   const owner = openPostgres(migrationUrl ?? url, { max: 1, onConnectionError: options.onConnectionError, connectTimeoutMs: options.connectTimeoutMs });
   let appliedMigrations: string[] = [];
   try {
-    if ((await pendingMigrations(owner.db)).length > 0) appliedMigrations = await migrateToLatest(owner.db);
-    if ((await pendingModuleMigrations(owner.db, modules)).length > 0) appliedMigrations.push(...await migrateModules(owner.db, modules));
+    if ((await pendingMigrations(owner.db, modules)).length > 0) appliedMigrations = await migrateAll(owner.db, modules);
     await prepareForServing(owner.db, walls, { tenantWallKeyPrevious, servingLogin: migrationUrl === undefined ? undefined : loginOf(url) });
   } finally {
     await owner.close();
@@ -94,7 +92,7 @@ export async function openServingPglite(
   const walls = new TenantWalls(keys.tenantWallKey ?? DEVELOPMENT_TENANT_WALL_KEY);
   const opened = await openPglite(dataDir, from);
   try {
-    const appliedMigrations = [...await migrateToLatest(opened.db), ...await migrateModules(opened.db, modules)];
+    const appliedMigrations = await migrateAll(opened.db, modules);
     await prepareForServing(opened.db, walls, { tenantWallKeyPrevious: keys.tenantWallKeyPrevious });
     await sql`set role ${sql.id(APP_ROLE)}`.execute(opened.db);
     await assertWorksAsAppRole(opened);
@@ -112,7 +110,8 @@ async function assertWorksAsAppRole({ db }: OpenDatabase): Promise<void> {
 }
 
 /**
- * The migrations this build knows that the database has not recorded: empty when the schema is
+ * The migrations this build knows that the database has not recorded, identity's and then the
+ * modules' (`notes/0002-...`, module-migrations.ts): empty when the schema is
  * current (or newer, during a rolling deploy). For the readiness check, so an instance pointed at a
  * database that is behind (restored from a backup, or not migrated yet) is taken out of rotation,
  * and at start, to skip the migrator when there is nothing to do. Throws StorageUnavailable when
@@ -123,10 +122,10 @@ async function assertWorksAsAppRole({ db }: OpenDatabase): Promise<void> {
  * older than that function is read directly, which only its owner can do; anyone else learns that
  * the function's migration (and all after it) is pending.
  */
-export async function pendingMigrations(db: Kysely<DB>): Promise<string[]> {
-  const applied = await appliedMigrationNames(db);
-  const recorded = new Set(applied);
-  return Object.keys(migrations).filter((name) => !recorded.has(name));
+export async function pendingMigrations(db: Kysely<DB>, modules: readonly ModuleMigrations[] = []): Promise<string[]> {
+  const recorded = new Set(await appliedMigrationNames(db));
+  const identity = Object.keys(migrations).filter((name) => !recorded.has(name));
+  return [...identity, ...await pendingModuleMigrations(db, modules)];
 }
 
 async function appliedMigrationNames(db: Kysely<DB>): Promise<string[]> {
