@@ -1,3 +1,5 @@
+const { availableParallelism } = require('node:os');
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
@@ -11,8 +13,8 @@ module.exports = {
   testTimeout: 30000,
   // More workers than cores: most of a test file's time is spent waiting on Postgres, Redis, a
   // browser or a child process, not on the CPU (three workers on two cores ran the SQL suites in
-  // well under the time of one).
-  maxWorkers: '150%',
+  // well under the time of one). A number, since Jest reads a percentage above 100% as a count.
+  maxWorkers: Math.ceil(availableParallelism() * 1.5),
   // The last line of a run names the suites skipped for want of Postgres or Redis, and how to include them.
   reporters: ['default', '<rootDir>/test/support/skipped-suites-reporter.js'],
 };
