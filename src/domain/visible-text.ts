@@ -34,6 +34,14 @@ export function hiddenCharacterIn(text: string): HiddenCharacterKind | null {
 }
 
 /**
+ * The same rule as one regular expression, for the API reference's schemas (a JSON Schema `pattern`,
+ * ECMA-262 with the `u` flag): every mark follows a letter or a number (or marks on one), and no
+ * character is a control or format character. hiddenCharacterIn stays the check the service runs,
+ * since it names the kind found; test/http/request-schemas.test.ts holds the two to one answer.
+ */
+export const VISIBLE_TEXT_PATTERN = /^(?:[\p{L}\p{N}]\p{M}*|[^\p{Cc}\p{Cf}\p{M}])*$/u;
+
+/**
  * The one form such text is checked and stored in: NFC, so one name shown two ways (`é` as one code
  * point, or `e` + U+0301) is stored one way. Checks of length apply to this form, which can be
  * longer or shorter than what was sent.

@@ -1,14 +1,16 @@
 import { Transform } from 'class-transformer';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
-import { hiddenCharacterIn, normalizeVisibleText } from '../../../../domain/visible-text';
+import { hiddenCharacterIn, normalizeVisibleText, VISIBLE_TEXT_PATTERN } from '../../../../domain/visible-text';
 
 /**
  * The field's text must show what it holds (domain/visible-text.ts): no control or invisible
  * formatting characters, no combining mark without a base. The 400 names the field and the kind.
+ * The constraint is the same rule as a pattern, which the API reference's schema states.
  */
 export function IsVisibleText(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy({
     name: 'isVisibleText',
+    constraints: [VISIBLE_TEXT_PATTERN],
     validator: {
       validate: (value: unknown) => typeof value !== 'string' || hiddenCharacterIn(value) === null,
       defaultMessage: (args) => {
