@@ -1,5 +1,5 @@
 import { IsString, Length, MaxLength } from 'class-validator';
-import { OptionalField, VisibleText } from '../../../../src/adapters/http/modules/http-kit';
+import { Described, OptionalField, VisibleText } from '../../../../src/adapters/http/modules/http-kit';
 import { NOTE_BODY_MAX, NOTE_TITLE_MAX } from '../../domain/note';
 
 /**
@@ -11,6 +11,11 @@ export class CreateNoteBody {
   @IsString()
   @Length(1, NOTE_TITLE_MAX)
   @VisibleText()
+  @Described(
+    'Stored NFC-normalised, and its length counted in that form. Control characters (a line break too), invisible '
+    + 'formatting characters and combining marks without a base character are refused (400 `title must not contain ...`), '
+    + "as in the platform's names. The body may hold line breaks.",
+  )
   title!: string;
 
   @OptionalField()

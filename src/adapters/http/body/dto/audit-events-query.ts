@@ -1,8 +1,9 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
-import { MAX_AUDIT_PAGE } from '../../../../application/audit/list-audit-events';
+import { DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE } from '../../../../application/audit/list-audit-events';
 import { AUDIT_ACTION_PATTERN, type AuditAction, type ModuleAuditAction } from '../../../../domain/audit-event';
 import { HttpError } from '../../errors/http-error';
+import { Described } from './described';
 import { OptionalField } from './optional-field';
 
 /**
@@ -23,12 +24,14 @@ export class AuditEventsQuery {
   @IsInt()
   @Min(1)
   @Max(MAX_AUDIT_PAGE)
+  @Described('Events per page.', { default: DEFAULT_AUDIT_PAGE })
   limit?: number;
 
   @OptionalField()
   @IsString()
   @MaxLength(200)
   @Matches(/^[A-Za-z0-9_-]+$/, { message: 'cursor must be a cursor returned by this endpoint' })
+  @Described('The `next_cursor` of the previous page, as given.')
   cursor?: string;
 
   // By form here; assertKnownAuditAction then checks it against the actions installed here.
@@ -36,9 +39,15 @@ export class AuditEventsQuery {
   @IsString()
   @MaxLength(100)
   @Matches(AUDIT_ACTION_PATTERN, { message: 'action must be an audit action, such as login.failed' })
+  @Described(
+    "Only events of this action: one of `AuditAction` (the installed product modules' actions included); any other "
+    + 'value is a 400 naming them.',
+    { examples: ['login.failed'] },
+  )
   action?: AuditAction | ModuleAuditAction;
 
   @OptionalField()
   @IsUUID('all')
+  @Described('Only events whose actor is this user id.')
   actor?: string;
 }

@@ -1,5 +1,6 @@
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../domain/user';
+import { Described } from './described';
 
 /** The new password follows signup's rules; the current one only has to be a string we would hash. */
 export class ChangePasswordBody {
@@ -11,5 +12,6 @@ export class ChangePasswordBody {
   @IsString()
   @MinLength(PASSWORD_MIN_LENGTH)
   @MaxLength(PASSWORD_MAX_LENGTH)
+  @Described(undefined, { examples: ['correct horse battery'] })
   new_password!: string;
 }
