@@ -12,6 +12,6 @@ export class ChangePasswordBody {
   @IsString()
   @MinLength(PASSWORD_MIN_LENGTH)
   @MaxLength(PASSWORD_MAX_LENGTH)
-  @Described(undefined, { examples: ['correct horse battery'] })
+  @Described({ examples: ['correct horse battery'] })
   new_password!: string;
 }

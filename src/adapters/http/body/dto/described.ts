@@ -29,10 +29,11 @@ function describedOf(dto: object): Described {
 
 /**
  * `@Described('What it is.', { examples: [...] })` on a DTO class (the schema's description) or on a
- * field (the property's). Carries no rule: what a field accepts is said by its validation decorators.
+ * field (the property's); `@Described({ examples: [...] })` when there is nothing to say in words.
+ * Carries no rule: what a field accepts is said by its validation decorators.
  */
-export function Described(description?: string, more: Omit<Description, 'description'> = {}): ClassDecorator & PropertyDecorator {
-  const text: Description = description === undefined ? more : { description, ...more };
+export function Described(description: string | Description, more: Omit<Description, 'description'> = {}): ClassDecorator & PropertyDecorator {
+  const text: Description = typeof description === 'string' ? { description, ...more } : description;
   return (target: object, property?: string | symbol) => {
     if (property === undefined) describedOf(target).schema = text;
     else describedOf(target.constructor).fields.set(String(property), text);

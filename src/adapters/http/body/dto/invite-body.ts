@@ -9,7 +9,7 @@ export class InviteBody {
   @IsEmail()
   @MaxLength(MAX_EMAIL_LENGTH)
   @VisibleText()
-  @Described(undefined, { examples: ['ada@example.com'] })
+  @Described({ examples: ['ada@example.com'] })
   email!: string;
 
   @OptionalField()

@@ -6,12 +6,12 @@ import { Described } from './described';
 export class LoginBody {
   @IsEmail()
   @MaxLength(MAX_EMAIL_LENGTH)
-  @Described(undefined, { examples: ['ada@example.com'] })
+  @Described({ examples: ['ada@example.com'] })
   email!: string;
 
   @IsString()
   @MinLength(PASSWORD_MIN_LENGTH)
   @MaxLength(PASSWORD_MAX_LENGTH)
-  @Described(undefined, { examples: ['correct horse battery'] })
+  @Described({ examples: ['correct horse battery'] })
   password!: string;
 }

@@ -18,13 +18,13 @@ export class SignupBody {
   @IsEmail()
   @MaxLength(MAX_EMAIL_LENGTH)
   @VisibleText()
-  @Described(undefined, { examples: ['ada@example.com'] })
+  @Described({ examples: ['ada@example.com'] })
   email!: string;
 
   @IsString()
   @MinLength(PASSWORD_MIN_LENGTH)
   @MaxLength(PASSWORD_MAX_LENGTH)
-  @Described(undefined, { examples: ['correct horse battery'] })
+  @Described({ examples: ['correct horse battery'] })
   password!: string;
 
   @OptionalField()
