@@ -142,6 +142,13 @@ describe('POST /api/v1/auth/introspect', () => {
     expectError(await introspect({ token: 'a', scope: 'x' }), 400, 'property scope should not exist');
   });
 
+  it('refuses a null credential with 400 naming it, rather than taking null for a credential', async () => {
+    const { introspect } = await setup();
+    expectError(await introspect({ api_key: null }), 400, 'api_key must be a string');
+    expectError(await introspect({ token: null }), 400, 'token must be a string');
+    expectError(await introspect({ token: null, api_key: 'pcls_0123456789abcdef0123456789abcdef' }), 400, 'token must be a string');
+  });
+
   it('is limited per service key, not by the global per-address limit', async () => {
     const serviceKeys = new MemoryServiceKeys();
     const { rawKey } = await serviceKeyManager(serviceKeys).create('busy', ALL_TENANTS);

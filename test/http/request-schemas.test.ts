@@ -177,9 +177,9 @@ const BODY_SAMPLES: readonly Samples[] = [
   },
   {
     dto: IntrospectBody,
-    // Exactly one of token and api_key is the route's rule, not the DTO's; IsOptional lets null by.
-    valid: [{ token: 'eyJ' }, { api_key: 'pcls_x', min_position: 0 }, { token: null }, {}, { api_key: 'k', min_position: Number.MAX_SAFE_INTEGER }],
-    invalid: [{ token: LONG(4097) }, { min_position: -1 }, { min_position: 1.5 }, { min_position: null }, { min_position: 2 ** 53 }, { credential: 'x' }],
+    // Exactly one of token and api_key is the route's rule, not the DTO's.
+    valid: [{ token: 'eyJ' }, { api_key: 'pcls_x', min_position: 0 }, {}, { api_key: 'k', min_position: Number.MAX_SAFE_INTEGER }],
+    invalid: [{ token: LONG(4097) }, { token: null }, { api_key: null }, { min_position: -1 }, { min_position: 1.5 }, { min_position: null }, { min_position: 2 ** 53 }, { credential: 'x' }],
   },
   {
     dto: CreateNoteBody,

@@ -1,4 +1,4 @@
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Described } from './described';
 import { OptionalField } from './optional-field';
 
@@ -8,13 +8,13 @@ export const INTROSPECT_CREDENTIAL_MAX_LENGTH = 4096;
 /** Exactly one of the two (checked by the route, which names both fields in its answer). */
 @Described('Exactly one of the two fields.', { examples: [{ api_key: 'pcls_0123456789abcdef0123456789abcdef', min_position: 42 }] })
 export class IntrospectBody {
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(INTROSPECT_CREDENTIAL_MAX_LENGTH)
   @Described('A bearer token as the caller sent it after `Bearer `.')
   token?: string;
 
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(INTROSPECT_CREDENTIAL_MAX_LENGTH)
   @Described('An API key as the caller sent it in `x-api-key`.')
