@@ -33,11 +33,15 @@ lint: install
 lint-openapi: install
 	$(NPM) run lint:openapi
 
-# Type check, layering rule, API reference lint, the console's build (its own type check) and
-# component tests, then every jest test; both test runs always run. Postgres tests run when
-# DATABASE_URL is set; the console's browser tests when Chromium is installed (REQUIRE_BROWSER=1
-# makes its absence a failure).
-test: typecheck lint lint-openapi console
+# Type check, layering rule, API reference lint and the console's build (its own type check), side
+# by side once both packages are installed; then the console's component tests and every jest
+# test, both always run. Postgres tests run when DATABASE_URL is set; the console's browser tests
+# when Chromium is installed (REQUIRE_BROWSER=1 makes its absence a failure).
+.PHONY: checks
+checks: typecheck lint lint-openapi console
+
+test: install console/node_modules/.install-stamp
+	@$(MAKE) --no-print-directory -j4 --output-sync=target checks
 	@$(BROWSER_NOTE)
 	@status=0; \
 	$(NPM) --prefix console test -- $(VITEST_ARGS) || status=1; \

@@ -11,10 +11,10 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/jest-global-setup.js',
   globalTeardown: '<rootDir>/test/support/jest-global-teardown.js',
   testTimeout: 30000,
-  // More workers than cores: most of a test file's time is spent waiting on Postgres, Redis, a
-  // browser or a child process, not on the CPU (three workers on two cores ran the SQL suites in
-  // well under the time of one). A number, since Jest reads a percentage above 100% as a count.
-  maxWorkers: Math.ceil(availableParallelism() * 1.5),
+  // Two workers a core: much of a test file's time is spent waiting on Postgres, Redis, a browser
+  // or a child process rather than on the CPU. A number, since Jest reads a percentage above 100%
+  // as a count of workers.
+  maxWorkers: availableParallelism() * 2,
   // The last line of a run names the suites skipped for want of Postgres or Redis, and how to include them.
   reporters: ['default', '<rootDir>/test/support/skipped-suites-reporter.js'],
 };
