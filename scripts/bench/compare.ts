@@ -3,7 +3,7 @@
  * commit and the service of the working tree, alternated on one scenario, so that a change's effect
  * can be read on a shared machine (ratios to the baseline and CPU per request, not absolute req/s).
  *
- *   npx tsx scripts/bench/compare.ts <commit> [/me|/invites]          (default /me, bearer token)
+ *   npx tsx scripts/bench/compare.ts <commit> [/me|/me-key|/invites]  (default /me, bearer token; /me-key: GET /me by API key)
  *   COMPARE_REPS=7 COMPARE_SECONDS=5 DATABASE_URL=… npx tsx scripts/bench/compare.ts 1528511 /invites
  *   COMPARE_BEFORE_DATABASE_URL=postgres://…/other …   (the earlier commit on a database of its own, for
  *                                                       a change whose migration the earlier code cannot serve on)
@@ -38,7 +38,7 @@ function compileCommit(commit: string): { dir: string; runner: Runner; hasLaunch
 interface Target {
   readonly name: string;
   readonly server: ServerProcess;
-  readonly token: string;
+  readonly headers: Record<string, string>;
   readonly path: string;
   readonly cpu: number[];
   readonly rps: number[];
@@ -46,10 +46,14 @@ interface Target {
   non2xx: number;
 }
 
+const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+
 async function main(): Promise<void> {
   const commit = process.argv[2];
-  if (!commit) throw new Error('usage: compare.ts <commit> [/me|/invites]');
-  const path = process.argv[3] ?? '/me';
+  if (!commit) throw new Error('usage: compare.ts <commit> [/me|/me-key|/invites]');
+  const scenario = process.argv[3] ?? '/me';
+  const byKey = scenario === '/me-key';
+  const path = byKey ? '/me' : scenario;
   const reps = Number(process.env['COMPARE_REPS'] ?? 5);
   const seconds = Number(process.env['COMPARE_SECONDS'] ?? 5);
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
@@ -73,12 +77,12 @@ async function main(): Promise<void> {
     const currentSeed = await seed(current, settings);
     const baseline = await start('baseline', now, 'node', { BENCH_ME_BODY: currentSeed.meBody });
     const targets: Target[] = [
-      { name: 'baseline', server: baseline, token: currentSeed.token, path: '/me', cpu: [], rps: [], rss: 0, non2xx: 0 },
-      { name: old.name, server: old, token: oldSeed.token, path, cpu: [], rps: [], rss: 0, non2xx: 0 },
-      { name: current.name, server: current, token: currentSeed.token, path, cpu: [], rps: [], rss: 0, non2xx: 0 },
+      { name: 'baseline', server: baseline, headers: bearer(currentSeed.token), path: '/me', cpu: [], rps: [], rss: 0, non2xx: 0 },
+      { name: old.name, server: old, headers: byKey ? { 'x-api-key': oldSeed.keys[0]! } : bearer(oldSeed.token), path, cpu: [], rps: [], rss: 0, non2xx: 0 },
+      { name: current.name, server: current, headers: byKey ? { 'x-api-key': currentSeed.keys[0]! } : bearer(currentSeed.token), path, cpu: [], rps: [], rss: 0, non2xx: 0 },
     ];
     const spec = (t: Target, duration: number): LoadSpec => ({
-      url: t.server.url, path: `${AUTH_BASE}${t.path}`, headers: { authorization: `Bearer ${t.token}` }, connections: 10, duration,
+      url: t.server.url, path: `${AUTH_BASE}${t.path}`, headers: t.headers, connections: 10, duration,
     });
     for (const t of targets) await runLoad(spec(t, 2));
     const loadAtStart = loadavg();
@@ -95,7 +99,7 @@ async function main(): Promise<void> {
     }
     const base = targets[0]!;
     const loads = [loadAtStart, loadavg()].map((l) => l.map((v) => v.toFixed(2)).join(' ')).join(' → ');
-    console.log(`\ncompare: GET ${path} (baseline: GET /me), ${reps} alternated runs of ${seconds} s, medians; load average ${loads}`);
+    console.log(`\ncompare: GET ${path}${byKey ? ' by API key' : ''} (baseline: GET /me), ${reps} alternated runs of ${seconds} s, medians; load average ${loads}`);
     for (const t of targets) {
       console.log(`${t.name.padEnd(24)} ${median(t.rps).toFixed(0).padStart(6)} req/s ${(100 * median(t.rps) / median(base.rps)).toFixed(1).padStart(5)}% of baseline`
         + `   CPU ${median(t.cpu).toFixed(0).padStart(4)} µs/req ×${(median(t.cpu) / median(base.cpu)).toFixed(2)}   peak RSS ${(t.rss / 2 ** 20).toFixed(0)} MB`
