@@ -1,11 +1,9 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vm from 'node:vm';
-import { Kysely } from 'kysely';
-import { migrateAll } from '../../src/adapters/persistence/modules/module-migrations';
-import type { DB } from '../../src/adapters/persistence/kysely/schema';
+import { openPglite } from '../../src/adapters/persistence/kysely/driver/dialects';
 import { openServingPglite, type ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
-import type { ModuleMigrations } from '../../src/adapters/persistence/modules/module-migrations';
+import { migrateAll, type ModuleMigrations } from '../../src/adapters/persistence/modules/module-migrations';
 
 /**
  * PGlite's CommonJS build loads Node built-ins with dynamic import(). Inside Jest's sandbox that
@@ -52,15 +50,12 @@ async function loadOrMake(): Promise<Blob> {
 }
 
 async function makeMigrated(): Promise<Blob> {
-  const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
-  const pglite = await PGlite.create('memory://');
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  const { db, dump, close } = await openPglite('memory://');
   try {
     await migrateAll(db);
-    return await pglite.dumpDataDir('none');
+    return await dump!();
   } finally {
-    await db.destroy();
-    if (!pglite.closed) await pglite.close();
+    await close();
   }
 }
 

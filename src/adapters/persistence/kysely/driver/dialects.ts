@@ -16,6 +16,8 @@ export interface OpenDatabase {
   readonly poolStats?: () => PoolStats;
   /** PGlite only: LISTEN in this process (Postgres is listened to on a connection of its own). */
   readonly listen?: InProcessListen;
+  /** PGlite only: the data directory as a tarball, which another embedded database can start from (`openPglite`'s `from`). */
+  readonly dump?: () => Promise<Blob>;
 }
 
 export interface PoolStats {
@@ -114,6 +116,7 @@ export async function openPglite(dataDir: string, from?: Blob): Promise<OpenData
   return {
     db,
     listen: (channel, onPayload) => pglite.listen(channel, onPayload),
+    dump: () => pglite.dumpDataDir('none'),
     // Kysely closes PGlite through the dialect's driver, but only once a query has run.
     close: async () => {
       await db.destroy();
