@@ -330,8 +330,8 @@ are not for comparison. The full run is the default.
 
 Beside the table: \`npx tsx scripts/bench/profile.ts <me-bearer|me-api-key|invites|login>\` profiles
 the service (\`node --cpu-prof\`) under one scenario and prints where the time goes, by package and
-function; \`npx tsx scripts/bench/tenant-read.ts\` times a tenant-scoped read behind the tenant wall
-both ways the adapter can run it.
+function; \`npx tsx scripts/bench/tenant-read.ts\` times GET /members' read both ways the adapter
+can reach walled rows (a transaction through the walls, or one proven function).
 `;
 
 /** The generated sections, in the file's order: each mode's, then the growth scenarios' (growth.ts). */

@@ -1,9 +1,11 @@
 /**
- * What a tenant-scoped read behind the tenant wall costs (GET /members' query, listMembers over 20
- * members), outside a unit of work, by the two ways the adapter can run it:
+ * What a tenant-scoped read costs outside a unit of work (GET /members' read, 20 members), by the
+ * two ways the adapter has to reach walled rows:
  *
- * - `transaction`: BEGIN, set_config, SELECT, COMMIT (four round trips; transactionPerCallScope)
- * - `pipelined`: set_config and the SELECT in one round trip (standaloneScope on Postgres)
+ * - `transaction`: the same SELECT through the walls, as every other standalone statement runs:
+ *   BEGIN, set_config, SELECT, COMMIT (four round trips; standaloneScope)
+ * - `function`: listMembers as the service runs it, one statement to the security-definer function
+ *   that checks the tenant's proof itself (migration 0012)
  *
  * Both run in this process over one pool opened as the service opens it, alternated in rounds so
  * that noise hits both alike. Per way: the median and p90 time of one read at a time, this process's
@@ -13,14 +15,14 @@
  *   DATABASE_URL=postgres://… npx tsx scripts/bench/tenant-read.ts
  *   TENANT_READ_ROUNDS=5 TENANT_READ_N=2000 …         (defaults: 5 rounds of 1000 reads per way)
  *   TENANT_READ_EMBEDDED=1 npx tsx scripts/bench/tenant-read.ts   (PGlite in memory instead)
- *   TENANT_READ_WAYS=pipelined …     (one way only, e.g. under node --cpu-prof)
+ *   TENANT_READ_WAYS=function …      (one way only, e.g. under node --cpu-prof)
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { kyselyRepositories } from '../../src/adapters/persistence/kysely/repositories/kysely-repositories';
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import { openServingPglite, openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
-import { standaloneScope, transactionPerCallScope } from '../../src/adapters/persistence/kysely/driver/tenant-scope';
+import { standaloneScope, type TenantScope } from '../../src/adapters/persistence/kysely/driver/tenant-scope';
 import type { Repositories } from '../../src/application/ports/repositories';
 import { median, percentile } from './stats';
 import { INITIAL_AUTH_VERSION } from '../../src/domain/user';
@@ -30,8 +32,17 @@ const N = Number(process.env['TENANT_READ_N'] ?? 1000);
 const CONCURRENCY = 10;
 const MEMBERS = 20;
 
-type Way = 'transaction' | 'pipelined';
-const WAYS = (process.env['TENANT_READ_WAYS'] ?? 'transaction,pipelined').split(',').filter((w): w is Way => w === 'transaction' || w === 'pipelined');
+type Way = 'transaction' | 'function';
+const WAYS = (process.env['TENANT_READ_WAYS'] ?? 'transaction,function').split(',').filter((w): w is Way => w === 'transaction' || w === 'function');
+type ListMembers = (tenantId: string) => Promise<readonly unknown[]>;
+
+/** The member list's SELECT, run through the walls in a transaction of its own. */
+function throughTheWalls(scope: TenantScope): ListMembers {
+  return (tenantId) => scope.forTenant(tenantId, (db) => db.selectFrom('users')
+    .select(['id', 'tenant_id', 'email', 'password_hash', 'role', 'created_at', 'auth_version'])
+    .where('tenant_id', '=', tenantId).where('removed_at', 'is', null)
+    .orderBy('created_at', 'asc').orderBy('id', 'asc').execute());
+}
 
 async function seed(repos: Repositories): Promise<string> {
   const tenantId = randomUUID();
@@ -53,11 +64,11 @@ interface Sample {
   readsPerSecond: number[];
 }
 
-async function sequential(repos: Repositories, tenantId: string, sample: Sample): Promise<void> {
+async function sequential(list: ListMembers, tenantId: string, sample: Sample): Promise<void> {
   const cpu = process.cpuUsage();
   for (let i = 0; i < N; i += 1) {
     const started = process.hrtime.bigint();
-    const members = await repos.users.listMembers(tenantId);
+    const members = await list(tenantId);
     sample.sequentialUs.push(Number(process.hrtime.bigint() - started) / 1000);
     if (members.length !== MEMBERS) throw new Error(`expected ${MEMBERS} members, read ${members.length}`);
   }
@@ -65,13 +76,13 @@ async function sequential(repos: Repositories, tenantId: string, sample: Sample)
   sample.cpuUsPerRead.push((used.user + used.system) / N);
 }
 
-async function concurrent(repos: Repositories, tenantId: string, sample: Sample): Promise<void> {
+async function concurrent(list: ListMembers, tenantId: string, sample: Sample): Promise<void> {
   let left = N;
   const started = process.hrtime.bigint();
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (left > 0) {
       left -= 1;
-      await repos.users.listMembers(tenantId);
+      await list(tenantId);
     }
   }));
   sample.readsPerSecond.push(N / (Number(process.hrtime.bigint() - started) / 1e9));
@@ -89,15 +100,17 @@ async function main(): Promise<void> {
   const embedded = process.env['TENANT_READ_EMBEDDED'] === '1' || !url;
   const opened = embedded ? await openServingPglite('memory://') : await openServingPostgres(url!);
   const db: Kysely<DB> = opened.db;
-  const ways: Record<Way, Repositories> = {
-    transaction: kyselyRepositories(transactionPerCallScope(db, opened.walls)),
-    pipelined: kyselyRepositories(standaloneScope(db, opened.walls)),
+  const scope = standaloneScope(db, opened.walls);
+  const repos = kyselyRepositories(scope);
+  const ways: Record<Way, ListMembers> = {
+    transaction: throughTheWalls(scope),
+    function: (tenantId) => repos.users.listMembers(tenantId),
   };
   try {
-    const tenantId = await seed(ways.transaction);
+    const tenantId = await seed(repos);
     const samples: Record<Way, Sample> = {
       transaction: { sequentialUs: [], cpuUsPerRead: [], readsPerSecond: [] },
-      pipelined: { sequentialUs: [], cpuUsPerRead: [], readsPerSecond: [] },
+      function: { sequentialUs: [], cpuUsPerRead: [], readsPerSecond: [] },
     };
     console.log(`tenant-read: ${embedded ? 'PGlite (memory)' : 'Postgres'}; ${ROUNDS} rounds × ${N} reads per way; listMembers of ${MEMBERS} members`);
     for (const way of WAYS) await sequential(ways[way], tenantId, { sequentialUs: [], cpuUsPerRead: [], readsPerSecond: [] }); // warm-up

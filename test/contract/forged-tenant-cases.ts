@@ -1,3 +1,4 @@
+import { LIST_API_KEYS, LIST_MEMBERS } from '../../src/adapters/persistence/kysely/migrations/0012-tenant-list-reads';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { auditRow } from '../../src/adapters/persistence/kysely/repositories/audit-event-repository';
@@ -169,11 +170,13 @@ export function describeForgedTenantCases(name: string, setting: ForgedTenantSet
         const answers = {
           member: (await sql`select * from ${sql.id(LOOKUP_MEMBER_AUTH_STATE)}(${b.tenant.id}::uuid, ${b.user.id}::uuid, ${proof})`.execute(attacker)).rows,
           invites: (await sql`select * from ${sql.id(LIST_PENDING_INVITES)}(${b.tenant.id}::uuid, ${now}, ${proof})`.execute(attacker)).rows,
+          members: (await sql`select * from ${sql.id(LIST_MEMBERS)}(${b.tenant.id}::uuid, ${proof})`.execute(attacker)).rows,
+          keys: (await sql`select * from ${sql.id(LIST_API_KEYS)}(${b.tenant.id}::uuid, ${proof})`.execute(attacker)).rows,
           uses: (await sql<{ moved: number }>`
             select ${sql.id(RECORD_API_KEY_USES)}(${[b.key.id]}::uuid[], ${[b.tenant.id]}::uuid[], ${[now.toISOString()]}::timestamptz[], ${[proof]}::text[]) as moved`
             .execute(attacker)).rows,
         };
-        expect({ proof, answers }).toEqual({ proof, answers: { member: [], invites: [], uses: [{ moved: 0 }] } });
+        expect({ proof, answers }).toEqual({ proof, answers: { member: [], invites: [], members: [], keys: [], uses: [{ moved: 0 }] } });
       }
       // The e-mail lookup wants the e-mail's proof: not a tenant's, not one under another key.
       for (const proof of [null, randomBytes(32).toString('hex'), walls().tenantProof(b.tenant.id), other.emailProof(b.user.email)]) {
@@ -189,6 +192,10 @@ export function describeForgedTenantCases(name: string, setting: ForgedTenantSet
       const invites = await sql<{ id: string }>`
         select id from ${sql.id(LIST_PENDING_INVITES)}(${b.tenant.id}::uuid, ${now}, ${walls().tenantProof(b.tenant.id)})`.execute(attacker);
       expect(invites.rows).toEqual([{ id: b.invite.id }]);
+      const members = await sql<{ id: string }>`select id from ${sql.id(LIST_MEMBERS)}(${b.tenant.id}::uuid, ${walls().tenantProof(b.tenant.id)})`.execute(attacker);
+      expect(members.rows).toEqual([{ id: b.user.id }]);
+      const keys = await sql<{ id: string }>`select id from ${sql.id(LIST_API_KEYS)}(${b.tenant.id}::uuid, ${walls().tenantProof(b.tenant.id)})`.execute(attacker);
+      expect(keys.rows).toEqual([{ id: b.key.id }]);
       const user = await sql<{ id: string }>`select id from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${b.user.email}, ${walls().emailProof(b.user.email)})`.execute(attacker);
       expect(user.rows).toEqual([{ id: b.user.id }]);
     });

@@ -134,4 +134,25 @@ describeIfPostgres('Postgres served with a least-privileged login', (url) => {
       }
     });
   });
+
+  describe('the role the pool works as', () => {
+    it('is taken at connect; a role the login may not take refuses the connection, and the pool lends its one slot again', async () => {
+      const { url: asLogin } = await login.get();
+      // Serving opens its pool with the app role (and lets the login connect to this database at all).
+      const serving = await openServingPostgres(asLogin, { max: 1, migrationUrl: url });
+      const overreaching = openPostgres(asLogin, { max: 1, role: 'postgres', connectTimeoutMs: 2000 });
+      try {
+        const { rows } = await sql<{ role: string }>`select current_user as role`.execute(serving.db);
+        expect(rows).toEqual([{ role: 'portcullis_app' }]);
+        // Twice over a pool of one: a refused connection leaves no checkout behind to wait for.
+        for (let attempt = 0; attempt < 2; attempt += 1) {
+          await expect(sql`select 1`.execute(overreaching.db)).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
+        }
+        expect(overreaching.poolStats!()).toMatchObject({ total: 0, waiting: 0 });
+      } finally {
+        await overreaching.close();
+        await serving.close();
+      }
+    });
+  });
 });

@@ -1,16 +1,16 @@
 import { sql } from 'kysely';
-import { Client } from 'pg';
 import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
 import { WALL_SETTING } from '../../src/adapters/persistence/kysely/migrations/0009-tenant-wall-proofs';
 import { openServingPostgres, type ServingDatabase } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { EmailAlreadyRegistered } from '../../src/domain/errors';
 import { describeIfPostgres } from '../support/postgres';
-import { aUser, anInvite, seedTenant, summaryOf } from './storage-fixtures';
+import { statementsDuring } from '../support/statement-counter';
+import { aUser, anApiKey, anInvite, seedTenant, summaryOf } from './storage-fixtures';
 
 /**
- * On Postgres a tenant-scoped statement outside a unit of work sends its tenant setting in the same
- * round trip (TenantBoundQuery). The tenant-walls suite proves the walls hold through it; these
- * cases pin what is particular to it: one query per statement, and nothing left behind by a
+ * On Postgres a tenant-scoped call outside a unit of work is a transaction of its own, and the
+ * lists that pages read often are one statement each. The tenant-walls suite proves the walls hold;
+ * these cases pin what the pool sees: the statements each way sends, and nothing left behind by a
  * statement that fails or by calls that overlap, on a pool of one connection.
  */
 describeIfPostgres('postgres tenant scope', (url) => {
@@ -27,21 +27,27 @@ describeIfPostgres('postgres tenant scope', (url) => {
     return row?.value ?? '';
   };
 
-  test('a tenant-scoped read outside a unit of work is one query to the server, not BEGIN, set, SELECT, COMMIT', async () => {
+  test("the lists pages read are one statement each; any other call is BEGIN, the tenant's setting, its statements, COMMIT", async () => {
     const { repos } = storage();
     const { tenant, user } = await seedTenant(repos, 'admin');
     const invite = anInvite(tenant.id, user.id);
     await repos.invites.create(invite);
+    const key = anApiKey(tenant.id, user.id);
+    await repos.apiKeys.create(key);
 
-    const sent = jest.spyOn(Client.prototype, 'query');
-    try {
+    const lists = await statementsDuring('postgres', async () => {
       expect(await repos.users.listMembers(tenant.id)).toEqual([user]);
-      // GET /invites' read checks the tenant's proof in its own function: one statement, no setting at all.
+      expect(await repos.apiKeys.listForTenant(tenant.id)).toEqual([key]);
       expect(await repos.invites.listPending(tenant.id, new Date())).toEqual([summaryOf(invite)]);
-      expect(sent).toHaveBeenCalledTimes(2);
-    } finally {
-      sent.mockRestore();
-    }
+    });
+    expect(lists).toEqual([
+      expect.stringContaining('list_members'), expect.stringContaining('list_api_keys'), expect.stringContaining('list_pending_invites'),
+    ]);
+
+    const other = await statementsDuring('postgres', async () => {
+      expect(await repos.users.findById(tenant.id, user.id)).toEqual(user);
+    });
+    expect(other).toEqual(['begin', 'select set_config($1, $2, true)', expect.stringMatching(/^select .* from "users"/), 'commit']);
   });
 
   test('a statement that fails is rolled back with its setting, and the connection serves the next call', async () => {

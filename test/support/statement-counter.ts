@@ -1,13 +1,11 @@
 import { Client } from 'pg';
-import { TenantBoundQuery } from '../../src/adapters/persistence/kysely/driver/tenant-bound-query';
 
 export type SqlBackend = 'postgres' | 'pglite';
 
 /**
  * The statements sent to the database while `work` runs, in order, as the driver hands them over:
- * on Postgres every pg Client query (a tenant-bound query counts as its two statements, set_config
- * and the statement, though they share one round trip); on PGlite every query of the embedded
- * session, transaction control included.
+ * on Postgres every pg Client query, on PGlite every query of the embedded session, transaction
+ * control included.
  */
 export async function statementsDuring(backend: SqlBackend, work: () => Promise<unknown>): Promise<string[]> {
   const sent: string[] = [];
@@ -26,8 +24,7 @@ function spyOnPg(sent: string[]) {
     const [first] = args;
     // pg's Query keeps its SQL in `text`, which its type declarations leave out.
     const text = typeof first === 'string' ? first : String((first as { text?: unknown }).text);
-    if (first instanceof TenantBoundQuery) sent.push('select set_config($1, $2, true)', text);
-    else sent.push(text);
+    sent.push(text);
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as never);
 }

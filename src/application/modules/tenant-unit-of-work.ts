@@ -35,8 +35,8 @@ export interface TenantUnitOfWork<R> {
    */
   runAs<T>(caller: Principal, minimum: Role, work: (tx: TenantTransaction<R>) => Promise<T>): Promise<T>;
   /**
-   * For reads: each statement runs on its own behind the same wall (on Postgres in one round trip,
-   * with the tenant setting in the same implicit transaction). Writes belong in `run`.
+   * For reads: a short transaction of its own behind the same wall, with no caller's role held.
+   * Writes belong in `run`.
    */
   read<T>(tenantId: string, work: (repos: R) => Promise<T>): Promise<T>;
 }

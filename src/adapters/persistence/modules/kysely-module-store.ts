@@ -12,8 +12,8 @@ import type { ModuleStorageAdapters, ModuleStore } from './module-store';
  * Module storage on Postgres or PGlite, over the serving database (the walled app role). A run is one
  * transaction whose tenant setting is made before the module's work starts and never changes, so
  * every statement the module runs is confined by the row-level policies of its tables (walled by
- * enableTenantWall) whatever its WHERE clause says. Reads take the same path as identity's
- * tenant-scoped reads: on Postgres one round trip per statement (tenant-scope.ts).
+ * enableTenantWall) whatever its WHERE clause says. A read is the same, a transaction of its own
+ * (tenant-scope.ts's standaloneScope).
  */
 export function kyselyModuleStore(database: { readonly db: Kysely<DB>; readonly walls: TenantWalls }): ModuleStore {
   return {

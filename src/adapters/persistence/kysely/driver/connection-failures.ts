@@ -1,7 +1,6 @@
 import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type QueryCompiler, type QueryResult, type TransactionSettings } from 'kysely';
 import { StorageUnavailable } from '../../../../application/ports/storage-unavailable';
 import { isConnectionFailure } from './pg-errors';
-import { isTenantBindable } from './tenant-scope';
 
 function translated(error: unknown): unknown {
   return error instanceof StorageUnavailable || !isConnectionFailure(error) ? error : new StorageUnavailable(error);
@@ -47,14 +46,6 @@ class TranslatingDriver implements Driver {
         guarded(() => connection.executeQuery<R>(query)),
       streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
     };
-    // A connection that can carry the tenant setting with its statement (tenant-scope.ts) keeps
-    // that ability behind the wrapper, or every tenant-scoped read would fall back to four statements.
-    if (isTenantBindable(connection)) {
-      Object.assign(wrapped, {
-        bindTenant: (setting: string, tenantId: string) => connection.bindTenant(setting, tenantId),
-        unbindTenant: () => connection.unbindTenant(),
-      });
-    }
     this.inner.set(wrapped, connection);
     return wrapped;
   }

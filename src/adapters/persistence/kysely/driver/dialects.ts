@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CompiledQuery, type DatabaseConnection, Kysely } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import { Pool } from 'pg';
 import { translateConnectionFailures } from './connection-failures';
 import { SERVICE_PG_TYPES } from './postgres-timestamps';
-import { PipeliningPostgresDialect } from './pipelining-postgres-dialect';
 import type { InProcessListen } from '../change-feed/pglite-change-listener';
 import type { DB } from '../schema';
 
@@ -34,7 +33,7 @@ export interface PostgresOptions {
   /** Errors of idle pooled connections (server restart, network drop); without a listener pg crashes the process. */
   readonly onConnectionError?: (error: Error) => void;
   /**
-   * A role every new connection switches to (SET ROLE) before its first query, so the pool works
+   * A role every connection takes at start-up (what SET ROLE sets) before its first query, so the pool works
    * as that role rather than as the login user. Without it, connections act as the login user.
    */
   readonly role?: string;
@@ -75,6 +74,7 @@ export function openPostgres(connectionString: string, options: PostgresOptions 
     // TCP keep-alive, so a connection to a server that vanished is found dead, not waited on.
     keepAlive: true,
     types: SERVICE_PG_TYPES, // timestamps read without regular expressions (postgres-timestamps.ts)
+    ...(options.role === undefined ? {} : { options: roleOption(options.role) }),
     ...(statementTimeoutMs === undefined
       ? {}
       : { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS }),
@@ -85,10 +85,7 @@ export function openPostgres(connectionString: string, options: PostgresOptions 
   // would end the process. Nothing to do here: the query in flight fails with the same error (and
   // is reported with its request), and the pool drops the connection when it comes back.
   pool.on('connect', (client) => client.on('error', ignoreCheckedOutError));
-  const { role } = options;
-  // Once per physical connection, not per checkout: the role lasts for the connection's session.
-  const onCreateConnection = role === undefined ? undefined : (connection: DatabaseConnection) => setRole(connection, role);
-  const db = new Kysely<DB>({ dialect: translateConnectionFailures(new PipeliningPostgresDialect({ pool, onCreateConnection })) });
+  const db = new Kysely<DB>({ dialect: translateConnectionFailures(new PostgresDialect({ pool })) });
   return {
     db,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
@@ -127,7 +124,13 @@ export async function openPglite(dataDir: string, from?: Blob): Promise<OpenData
 
 function ignoreCheckedOutError(): void {}
 
-/** SET ROLE takes an identifier, which cannot be a bound parameter: quoted here instead. */
-async function setRole(connection: DatabaseConnection, role: string): Promise<void> {
-  await connection.executeQuery(CompiledQuery.raw(`set role "${role.replace(/"/g, '""')}"`));
+/**
+ * The role as a run-time parameter of the connection's start-up message (`-c role=…`, what SET ROLE
+ * sets), so the server switches before the connection is handed out: no statement per new
+ * connection, and a login that may not take the role is refused at connect, like a wrong password,
+ * instead of leaving a half-set-up connection in the pool. Spaces and backslashes are escaped with
+ * a backslash, as the start-up options are split on unescaped spaces.
+ */
+function roleOption(role: string): string {
+  return `-c role=${role.replace(/[\\\s]/g, (c) => `\\${c}`)}`;
 }

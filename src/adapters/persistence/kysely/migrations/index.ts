@@ -10,6 +10,7 @@ import * as credentialCheckStatements from './0008-credential-check-statements';
 import * as tenantWallProofs from './0009-tenant-wall-proofs';
 import * as credentialChangeLog from './0010-credential-change-log';
 import * as moduleReadinessAndAuditActionIndex from './0011-module-readiness-and-audit-action-index';
+import * as tenantListReads from './0012-tenant-list-reads';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -27,6 +28,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0009-tenant-wall-proofs': tenantWallProofs,
   '0010-credential-change-log': credentialChangeLog,
   '0011-module-readiness-and-audit-action-index': moduleReadinessAndAuditActionIndex,
+  '0012-tenant-list-reads': tenantListReads,
 };
 
 export const migrationProvider: MigrationProvider = {

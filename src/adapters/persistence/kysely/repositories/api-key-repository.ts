@@ -4,6 +4,7 @@ import type { ApiKey } from '../../../../domain/api-key';
 import { isUuid } from '../../../../domain/ids';
 import { LOOKUP_ACTIVE_API_KEY } from '../migrations/0002-tenant-walls';
 import { RECORD_API_KEY_USES } from '../migrations/0008-credential-check-statements';
+import { LIST_API_KEYS } from '../migrations/0012-tenant-list-reads';
 import type { ApiKeysTable } from '../schema';
 import { storedRole } from './stored-roles';
 import type { TenantScope } from '../driver/tenant-scope';
@@ -66,12 +67,11 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
     return row ? toApiKey(row) : null;
   }
 
+  /** One statement, through the function that checks the tenant's proof itself (migration 0012). */
   async listForTenant(tenantId: string): Promise<ApiKey[]> {
     if (!isUuid(tenantId)) return [];
-    const rows = await this.scope.forTenant(tenantId, (db) =>
-      db.selectFrom('api_keys').selectAll().where('tenant_id', '=', tenantId)
-        .orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
-    );
+    const { rows } = await sql<Selectable<ApiKeysTable>>`
+      select * from ${sql.id(LIST_API_KEYS)}(${tenantId}::uuid, ${this.scope.walls.tenantProof(tenantId)})`.execute(this.scope.db);
     return rows.map(toApiKey);
   }
 

@@ -7,6 +7,7 @@ import type { User } from '../../../../domain/user';
 import { USERS_EMAIL_UNIQUE } from '../migrations/0001-initial';
 import { LOOKUP_USER_BY_EMAIL } from '../migrations/0002-tenant-walls';
 import { LOOKUP_MEMBER_AUTH_STATE } from '../migrations/0008-credential-check-statements';
+import { LIST_MEMBERS } from '../migrations/0012-tenant-list-reads';
 import { isUniqueViolation } from '../driver/pg-errors';
 import type { DB, UsersTable } from '../schema';
 import { storedRole } from './stored-roles';
@@ -94,11 +95,11 @@ export class KyselyUserRepository implements UserRepository {
     return row ? { tenantId, userId, role: storedRole(row.role), authVersion: row.auth_version } : null;
   }
 
+  /** One statement, through the function that checks the tenant's proof itself (migration 0012). */
   async listMembers(tenantId: string): Promise<User[]> {
     if (!isUuid(tenantId)) return [];
-    const rows = await this.scope.forTenant(tenantId, (db) =>
-      members(db, tenantId).select(USER_COLUMNS).orderBy('created_at', 'asc').orderBy('id', 'asc').execute(),
-    );
+    const { rows } = await sql<UserRow>`
+      select * from ${sql.id(LIST_MEMBERS)}(${tenantId}::uuid, ${this.scope.walls.tenantProof(tenantId)})`.execute(this.scope.db);
     return rows.map(toUser);
   }
 
