@@ -3,7 +3,9 @@
  * commit and the service of the working tree, alternated on one scenario, so that a change's effect
  * can be read on a shared machine (ratios to the baseline and CPU per request, not absolute req/s).
  *
- *   npx tsx scripts/bench/compare.ts <commit> [/me|/me-key|/invites]  (default /me, bearer token; /me-key: GET /me by API key)
+ *   npx tsx scripts/bench/compare.ts <commit> [/me|/me-key|/invites|/introspect]
+ *     (default /me, bearer token; /me-key: GET /me by API key; /introspect: POST /introspect of a
+ *     bearer token with a service key, which needs DATABASE_URL on Postgres: the key is made as the owner)
  *   COMPARE_REPS=7 COMPARE_SECONDS=5 DATABASE_URL=… npx tsx scripts/bench/compare.ts 1528511 /invites
  *   COMPARE_BEFORE_DATABASE_URL=postgres://…/other …   (the earlier commit on a database of its own, for
  *                                                       a change whose migration the earlier code cannot serve on)
@@ -22,6 +24,13 @@ import { AUTH_BASE } from './protocol';
 import { seed } from './scenarios';
 import { readSettings } from './settings';
 import { median } from './stats';
+import { ManageServiceKeys } from '../../src/application/service-keys/manage-service-keys';
+import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
+import { RandomUuidGenerator } from '../../src/adapters/crypto/random-uuid-generator';
+import { openPostgres } from '../../src/adapters/persistence/kysely/driver/dialects';
+import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/repositories/service-key-repository';
+import { SystemClock } from '../../src/adapters/time/system-clock';
+import { ALL_TENANTS } from '../../src/domain/service-key';
 
 /** The commit's tree, compiled into its own folder with the packages of this one. */
 function compileCommit(commit: string): { dir: string; runner: Runner; hasLauncher: boolean } {
@@ -40,6 +49,7 @@ interface Target {
   readonly server: ServerProcess;
   readonly headers: Record<string, string>;
   readonly path: string;
+  readonly body?: string;
   readonly cpu: number[];
   readonly rps: number[];
   rss: number;
@@ -48,12 +58,34 @@ interface Target {
 
 const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 
+/** A service key for every tenant, made as the schema's owner on that database (as `npm run service-key` does). */
+async function serviceKeyOn(url: string): Promise<string> {
+  const owner = openPostgres(url, { max: 1 });
+  try {
+    const manage = new ManageServiceKeys({
+      serviceKeys: new KyselyServiceKeyRepository(owner.db), ids: new RandomUuidGenerator(), secrets: new NodeSecrets(), clock: new SystemClock(),
+    });
+    return (await manage.create(`bench-compare-${Date.now().toString(36)}`, ALL_TENANTS)).rawKey;
+  } finally {
+    await owner.close();
+  }
+}
+
+/** What each service is asked in the scenario: GET <path> with the credential, or an introspection of the token. */
+async function request(scenario: string, seeded: { readonly token: string; readonly keys: readonly string[] }, url: string | undefined): Promise<Pick<Target, 'headers' | 'path' | 'body'>> {
+  if (scenario === '/me-key') return { path: '/me', headers: { 'x-api-key': seeded.keys[0]! } };
+  if (scenario !== '/introspect') return { path: scenario, headers: bearer(seeded.token) };
+  if (!url?.startsWith('postgres')) throw new Error('/introspect needs DATABASE_URL on Postgres (the service key is made as the owner)');
+  return {
+    path: '/introspect', body: JSON.stringify({ token: seeded.token }),
+    headers: { 'content-type': 'application/json', 'x-service-key': await serviceKeyOn(url) },
+  };
+}
+
 async function main(): Promise<void> {
   const commit = process.argv[2];
-  if (!commit) throw new Error('usage: compare.ts <commit> [/me|/me-key|/invites]');
+  if (!commit) throw new Error('usage: compare.ts <commit> [/me|/me-key|/invites|/introspect]');
   const scenario = process.argv[3] ?? '/me';
-  const byKey = scenario === '/me-key';
-  const path = byKey ? '/me' : scenario;
   const reps = Number(process.env['COMPARE_REPS'] ?? 5);
   const seconds = Number(process.env['COMPARE_SECONDS'] ?? 5);
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
@@ -78,11 +110,12 @@ async function main(): Promise<void> {
     const baseline = await start('baseline', now, 'node', { BENCH_ME_BODY: currentSeed.meBody });
     const targets: Target[] = [
       { name: 'baseline', server: baseline, headers: bearer(currentSeed.token), path: '/me', cpu: [], rps: [], rss: 0, non2xx: 0 },
-      { name: old.name, server: old, headers: byKey ? { 'x-api-key': oldSeed.keys[0]! } : bearer(oldSeed.token), path, cpu: [], rps: [], rss: 0, non2xx: 0 },
-      { name: current.name, server: current, headers: byKey ? { 'x-api-key': currentSeed.keys[0]! } : bearer(currentSeed.token), path, cpu: [], rps: [], rss: 0, non2xx: 0 },
+      { name: old.name, server: old, ...(await request(scenario, oldSeed, beforeDatabase ?? env['DATABASE_URL'])), cpu: [], rps: [], rss: 0, non2xx: 0 },
+      { name: current.name, server: current, ...(await request(scenario, currentSeed, env['DATABASE_URL'])), cpu: [], rps: [], rss: 0, non2xx: 0 },
     ];
     const spec = (t: Target, duration: number): LoadSpec => ({
       url: t.server.url, path: `${AUTH_BASE}${t.path}`, headers: t.headers, connections: 10, duration,
+      ...(t.body === undefined ? {} : { method: 'POST' as const, body: t.body }),
     });
     for (const t of targets) await runLoad(spec(t, 2));
     const loadAtStart = loadavg();
@@ -99,7 +132,7 @@ async function main(): Promise<void> {
     }
     const base = targets[0]!;
     const loads = [loadAtStart, loadavg()].map((l) => l.map((v) => v.toFixed(2)).join(' ')).join(' → ');
-    console.log(`\ncompare: GET ${path}${byKey ? ' by API key' : ''} (baseline: GET /me), ${reps} alternated runs of ${seconds} s, medians; load average ${loads}`);
+    console.log(`\ncompare: ${scenario} (baseline: GET /me), ${reps} alternated runs of ${seconds} s, medians; load average ${loads}`);
     for (const t of targets) {
       console.log(`${t.name.padEnd(24)} ${median(t.rps).toFixed(0).padStart(6)} req/s ${(100 * median(t.rps) / median(base.rps)).toFixed(1).padStart(5)}% of baseline`
         + `   CPU ${median(t.cpu).toFixed(0).padStart(4)} µs/req ×${(median(t.cpu) / median(base.cpu)).toFixed(2)}   peak RSS ${(t.rss / 2 ** 20).toFixed(0)} MB`

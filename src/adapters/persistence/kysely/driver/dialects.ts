@@ -3,7 +3,6 @@ import { dirname } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { Pool } from 'pg';
 import { translateConnectionFailures } from './connection-failures';
-import { SERVICE_PG_TYPES } from './postgres-timestamps';
 import type { InProcessListen } from '../change-feed/pglite-change-listener';
 import type { DB } from '../schema';
 
@@ -73,7 +72,6 @@ export function openPostgres(connectionString: string, options: PostgresOptions 
     connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     // TCP keep-alive, so a connection to a server that vanished is found dead, not waited on.
     keepAlive: true,
-    types: SERVICE_PG_TYPES, // timestamps read without regular expressions (postgres-timestamps.ts)
     ...(options.role === undefined ? {} : { options: roleOption(options.role) }),
     ...(statementTimeoutMs === undefined
       ? {}
