@@ -1,4 +1,7 @@
-/** Keys that make class-transformer (or any naive copy) replace an object's prototype. */
+/**
+ * Keys that make class-transformer (or any naive copy) replace an object's prototype. Ours, not
+ * secure-json-parse's: it refuses `constructor` only with a `prototype` inside, and `prototype` never.
+ */
 const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
