@@ -20,6 +20,19 @@ function backends(): Record<string, string> {
 
 const hasMessage = (text: string) => (line: { msg?: string }) => line.msg === text;
 
+/**
+ * Resolves once the service has read what was written to it before: a request on a fresh
+ * connection, answered by the same event loop, which takes in every socket that is readable when it
+ * polls (on loopback, bytes written earlier are readable before the later request's), so the earlier
+ * request's head has been parsed by then. No fixed sleep, however slow the machine.
+ */
+async function serviceHasRead(port: number): Promise<void> {
+  const marker = await RawConnection.open(port);
+  marker.write(get('/healthz'));
+  expect((await marker.response()).status).toBe(200);
+  marker.socket.destroy();
+}
+
 describe('graceful shutdown of the real process', () => {
   let service: ServiceProcess | undefined;
   afterEach(() => service?.kill());
@@ -47,7 +60,7 @@ describe('graceful shutdown of the real process', () => {
     const login = post(`${AUTH}/login`, { email, password: PASSWORD });
     const inFlight = await RawConnection.open(port);
     inFlight.write(login.head + login.body.slice(0, -1));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await serviceHasRead(port);
 
     const signalledAt = Date.now();
     service.signal('SIGTERM');
@@ -107,7 +120,7 @@ describe('graceful shutdown of the real process', () => {
     const stuck = await RawConnection.open(service.port);
     const login = post(`${AUTH}/login`, { email: uniqueEmail('stuck'), password: PASSWORD });
     stuck.write(login.head); // the body never comes
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await serviceHasRead(service.port);
 
     const signalledAt = Date.now();
     service.signal('SIGINT');
