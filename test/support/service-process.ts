@@ -39,12 +39,17 @@ export class ServiceProcess {
     });
   }
 
-  static async start(env: Record<string, string> = {}, options: { readyTimeoutMs?: number } = {}): Promise<ServiceProcess> {
+  /**
+   * `command`: how to start it instead (a documented start command, run from the repository's
+   * root, which then needs `npm run build`); the service's log lines still come on its stdout.
+   */
+  static async start(env: Record<string, string> = {}, options: { readyTimeoutMs?: number; command?: readonly string[] } = {}): Promise<ServiceProcess> {
     const port = env['PORT'] ? Number(env['PORT']) : await freePort();
     // Production serves /metrics on a management port of its own; a fixed default would clash
     // between processes started at once, so each gets a free one unless the test chose.
     const metrics = env['METRICS_PORT'] || env['METRICS_ON_MAIN_PORT'] ? {} : { METRICS_PORT: String(await freePort()) };
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    const [file, ...args] = options.command ?? [process.execPath, '--import', 'tsx', MAIN];
+    const child = spawn(file!, args, {
       cwd: ROOT,
       env: {
         PATH: process.env['PATH'] ?? '',
