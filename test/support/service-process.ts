@@ -44,6 +44,18 @@ export class ServiceProcess {
    * root, which then needs `npm run build`); the service's log lines still come on its stdout.
    */
   static async start(env: Record<string, string> = {}, options: { readyTimeoutMs?: number; command?: readonly string[] } = {}): Promise<ServiceProcess> {
+    const service = await ServiceProcess.launch(env, options);
+    try {
+      await service.waitForLog((line) => typeof line.msg === 'string' && line.msg.startsWith('listening on'), options.readyTimeoutMs ?? 90_000);
+    } catch (error) {
+      service.kill();
+      throw error;
+    }
+    return service;
+  }
+
+  /** Starts it without waiting for it to listen (for a start that is meant to fail). */
+  static async launch(env: Record<string, string> = {}, options: { command?: readonly string[] } = {}): Promise<ServiceProcess> {
     const port = env['PORT'] ? Number(env['PORT']) : await freePort();
     // Production serves /metrics on a management port of its own; a fixed default would clash
     // between processes started at once, so each gets a free one unless the test chose.
@@ -66,14 +78,7 @@ export class ServiceProcess {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const service = new ServiceProcess(child, port);
-    try {
-      await service.waitForLog((line) => typeof line.msg === 'string' && line.msg.startsWith('listening on'), options.readyTimeoutMs ?? 90_000);
-    } catch (error) {
-      service.kill();
-      throw error;
-    }
-    return service;
+    return new ServiceProcess(child, port);
   }
 
   get url(): string {
