@@ -148,7 +148,8 @@ const wholeNumber = makeValidator<number>((input) => {
 export interface LoadConfigOptions {
   /**
    * For the owner's tools (`npm run migrate`, `npm run service-key`), which connect as
-   * MIGRATION_DATABASE_URL's login when set: that URL alone is then enough.
+   * MIGRATION_DATABASE_URL's login when set: that URL alone is then enough, and JWT_SECRET is not
+   * needed in production.
    */
   readonly ownerTool?: boolean;
 }
@@ -210,7 +211,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (cleaned.NODE_ENV === 'production') {
     for (const name of ['JWT_SECRET', 'JWT_SECRET_PREVIOUS', 'TENANT_WALL_KEY', 'TENANT_WALL_KEY_PREVIOUS'] as const) {
       const secret = cleaned[name];
-      if ((name === 'JWT_SECRET' || name === 'TENANT_WALL_KEY') && !secret) problems.push(`${name}: is required in production`);
+      // The owner's tools sign no tokens; they install the tenant-wall key, so that one they need.
+      const required = name === 'TENANT_WALL_KEY' || (name === 'JWT_SECRET' && !options.ownerTool);
+      if (required && !secret) problems.push(`${name}: is required in production`);
       else if (secret && Buffer.byteLength(secret, 'utf8') < MIN_PRODUCTION_SECRET_BYTES) {
         problems.push(`${name}: must be at least ${MIN_PRODUCTION_SECRET_BYTES} bytes in production`);
       }

@@ -84,6 +84,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...production, MIGRATION_DATABASE_URL: 'postgres://owner@db/x' })).toThrow(/DATABASE_URL: is required in production/);
     expect(loadConfig({ ...production, MIGRATION_DATABASE_URL: 'postgres://owner@db/x' }, { ownerTool: true }).migrationDatabaseUrl)
       .toBe('postgres://owner@db/x');
+    const { JWT_SECRET: _unused, ...withoutJwtSecret } = production;
+    expect(loadConfig({ ...withoutJwtSecret, MIGRATION_DATABASE_URL: 'postgres://owner@db/x' }, { ownerTool: true }).jwtSecret).toBeUndefined();
+    expect(() => loadConfig({ ...withoutJwtSecret, DATABASE_URL: 'postgres://owner@db/x' })).toThrow(/JWT_SECRET: is required/);
   });
 
   it.each([
