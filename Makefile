@@ -11,8 +11,17 @@ node_modules/.install-stamp: package-lock.json
 
 install: node_modules/.install-stamp
 
-build: install
+# Compiled only when a source, a compiler setting or the installed packages changed since the last
+# build, so that restarting `make run` starts at once. The stamp is touched after tsc succeeds: a
+# failed build is tried again next time.
+# Folders too: one changes when a file in it is added, removed or renamed.
+SERVICE_SOURCES := $(shell find src 2>/dev/null) tsconfig.json tsconfig.build.json
+
+dist/.build-stamp: node_modules/.install-stamp $(SERVICE_SOURCES)
 	$(NPM) run build
+	@touch $@
+
+build: dist/.build-stamp
 
 # Starts the service; without DATABASE_URL it runs on the embedded database in PGLITE_DIR (.data/pglite).
 # The console is built first and served at http://localhost:3000/console/.

@@ -126,20 +126,43 @@ const positiveInt = makeValidator<number>((input) => {
   return Number(input);
 });
 
+/** A Postgres connection URL: the only database the service speaks to over the network. */
+const postgresUrl = makeValidator<string>((input) => {
+  let protocol: string;
+  try {
+    protocol = new URL(input).protocol;
+  } catch {
+    throw new Error('must be a postgres:// or postgresql:// URL');
+  }
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    throw new Error(`must be a postgres:// or postgresql:// URL (not ${protocol}//); Portcullis stores its data in Postgres only`);
+  }
+  return input;
+});
+
 const wholeNumber = makeValidator<number>((input) => {
   if (!/^\d+$/.test(input.trim()) || !Number.isSafeInteger(Number(input))) throw new Error('must be a whole number (0 or more)');
   return Number(input);
 });
 
+export interface LoadConfigOptions {
+  /**
+   * For the owner's tools (`npm run migrate`, `npm run service-key`), which connect as
+   * MIGRATION_DATABASE_URL's login when set: that URL alone is then enough, and JWT_SECRET is not
+   * needed in production.
+   */
+  readonly ownerTool?: boolean;
+}
+
 /** Reads and checks the environment; throws ConfigError naming every bad variable at once. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): Config {
   const problems: string[] = [];
   const cleaned = cleanEnv(env, {
     NODE_ENV: str({ choices: ['development', 'production', 'test'] as const, default: 'development' }),
     PORT: port({ default: 3000 }),
     HOST: str({ default: '0.0.0.0' }),
-    DATABASE_URL: url({ default: undefined }),
-    MIGRATION_DATABASE_URL: url({ default: undefined }),
+    DATABASE_URL: postgresUrl({ default: undefined }),
+    MIGRATION_DATABASE_URL: postgresUrl({ default: undefined }),
     PGLITE_DIR: str({ default: '.data/pglite' }),
     JWT_SECRET: str({ default: undefined }),
     JWT_SECRET_PREVIOUS: str({ default: undefined }),
@@ -188,7 +211,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cleaned.NODE_ENV === 'production') {
     for (const name of ['JWT_SECRET', 'JWT_SECRET_PREVIOUS', 'TENANT_WALL_KEY', 'TENANT_WALL_KEY_PREVIOUS'] as const) {
       const secret = cleaned[name];
-      if ((name === 'JWT_SECRET' || name === 'TENANT_WALL_KEY') && !secret) problems.push(`${name}: is required in production`);
+      // The owner's tools sign no tokens; they install the tenant-wall key, so that one they need.
+      const required = name === 'TENANT_WALL_KEY' || (name === 'JWT_SECRET' && !options.ownerTool);
+      if (required && !secret) problems.push(`${name}: is required in production`);
       else if (secret && Buffer.byteLength(secret, 'utf8') < MIN_PRODUCTION_SECRET_BYTES) {
         problems.push(`${name}: must be at least ${MIN_PRODUCTION_SECRET_BYTES} bytes in production`);
       }
@@ -196,7 +221,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   // Checks across variables, once each is valid on its own (envalid throws when an invalid one is read).
-  if (cleaned.MIGRATION_DATABASE_URL !== undefined && cleaned.DATABASE_URL === undefined) {
+  // In a container the default folder is inside the container: its data would go with it. The
+  // embedded database in production is a choice made by naming its folder.
+  const databaseGiven = cleaned.DATABASE_URL !== undefined || (options.ownerTool === true && cleaned.MIGRATION_DATABASE_URL !== undefined);
+  if (cleaned.NODE_ENV === 'production' && !databaseGiven && (env['PGLITE_DIR'] ?? '') === '') {
+    problems.push('DATABASE_URL: is required in production (or set PGLITE_DIR to choose the embedded database and the folder its data lives in)');
+  }
+  if (cleaned.MIGRATION_DATABASE_URL !== undefined && cleaned.DATABASE_URL === undefined && !options.ownerTool) {
     problems.push('MIGRATION_DATABASE_URL: needs DATABASE_URL (the embedded database has one login)');
   }
   if (cleaned.LOGIN_FAILURE_ACCOUNT_LIMIT < cleaned.LOGIN_FAILURE_LIMIT) {

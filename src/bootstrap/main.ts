@@ -7,6 +7,8 @@ import { Closeables } from './closeables';
 import { type Config, ConfigError, loadConfig } from './config';
 import { warnAboutServingLogin } from './database-login';
 import { GracefulShutdown } from './graceful-shutdown';
+import { describeListenFailure, StartRefused } from './start-refused';
+import { EmbeddedDatabaseInUse } from '../adapters/persistence/kysely/driver/embedded-database-lock';
 import { createHttpServer } from './http-server';
 import { createLogger } from './logger';
 import { redactRedisUrl } from './redis';
@@ -36,7 +38,8 @@ export async function main(modules: readonly PortcullisModule[] = INSTALLED_MODU
   try {
     await start(config, logger, closeables, exit, modules);
   } catch (error) {
-    logger.fatal({ err: error }, 'could not start');
+    if (error instanceof StartRefused || error instanceof EmbeddedDatabaseInUse) logger.fatal(`could not start: ${error.message}`);
+    else logger.fatal({ err: error }, 'could not start');
     await closeables.closeAll();
     exit(1);
   }
@@ -56,12 +59,17 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
   if (service.metrics && config.metrics.port !== undefined) {
     const metricsServer = createHttpServer(config.http);
     metricsServer.on('request', createMetricsApp(service.metrics.registry));
-    await listen(metricsServer, config.metrics.port, config.host);
+    await listen(metricsServer, config.metrics.port, config.host).catch((error: unknown) => {
+      throw describeListenFailure(error, 'metrics', config.metrics.port!, config.host, 'METRICS_PORT',
+        ' for each process on the host (docs/operations.md, "Several processes on one host")');
+    });
     closeables.add('metrics server', () => closeServer(metricsServer));
     logger.info({ port: config.metrics.port }, `metrics on http://${config.host}:${config.metrics.port}/metrics`);
   }
 
-  await listen(server, config.port, config.host);
+  await listen(server, config.port, config.host).catch((error: unknown) => {
+    throw describeListenFailure(error, 'service', config.port, config.host, 'PORT', ' for each process on the host');
+  });
   shutdown.listen();
   logger.info({ port: config.port, host: config.host }, `listening on http://${config.host}:${config.port}`);
 }

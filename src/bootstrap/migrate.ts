@@ -12,7 +12,7 @@ import { openDatabase } from './database';
  * set, lets only DATABASE_URL's login (and the owner) connect.
  */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfig(process.env, { ownerTool: true });
   const { db, close, location } = await openDatabase(config);
   try {
     const applied = await migrateAll(db);

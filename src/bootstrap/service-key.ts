@@ -23,7 +23,7 @@ async function run(args: readonly string[]): Promise<number> {
     console.error(SERVICE_KEY_USAGE);
     return 2;
   }
-  const { db, close } = await openDatabase(loadConfig());
+  const { db, close } = await openDatabase(loadConfig(process.env, { ownerTool: true }));
   const manage = new ManageServiceKeys({
     serviceKeys: new KyselyServiceKeyRepository(db), ids: new RandomUuidGenerator(), secrets: new NodeSecrets(), clock: new SystemClock(),
   });

@@ -38,9 +38,9 @@ describe('abuse: weak secrets', () => {
   });
 
   it('the bound is bytes, not characters: exactly 32 bytes is the minimum accepted', () => {
-    const wallKey = { TENANT_WALL_KEY: 'w'.repeat(MIN_PRODUCTION_SECRET_BYTES) };
+    const wallKey = { TENANT_WALL_KEY: 'w'.repeat(MIN_PRODUCTION_SECRET_BYTES), DATABASE_URL: 'postgres://web@db/portcullis' };
     expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(MIN_PRODUCTION_SECRET_BYTES), ...wallKey }).jwtSecret).toHaveLength(32);
     expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'é'.repeat(16), ...wallKey }).jwtSecret).toBe('é'.repeat(16)); // 32 bytes
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), TENANT_WALL_KEY: 'é'.repeat(16) }).tenantWallKey).toBe('é'.repeat(16));
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), TENANT_WALL_KEY: 'é'.repeat(16), DATABASE_URL: 'postgres://web@db/portcullis' }).tenantWallKey).toBe('é'.repeat(16));
   });
 });

@@ -39,12 +39,29 @@ export class ServiceProcess {
     });
   }
 
-  static async start(env: Record<string, string> = {}, options: { readyTimeoutMs?: number } = {}): Promise<ServiceProcess> {
+  /**
+   * `command`: how to start it instead (a documented start command, run from the repository's
+   * root, which then needs `npm run build`); the service's log lines still come on its stdout.
+   */
+  static async start(env: Record<string, string> = {}, options: { readyTimeoutMs?: number; command?: readonly string[] } = {}): Promise<ServiceProcess> {
+    const service = await ServiceProcess.launch(env, options);
+    try {
+      await service.waitForLog((line) => typeof line.msg === 'string' && line.msg.startsWith('listening on'), options.readyTimeoutMs ?? 90_000);
+    } catch (error) {
+      service.kill();
+      throw error;
+    }
+    return service;
+  }
+
+  /** Starts it without waiting for it to listen (for a start that is meant to fail). */
+  static async launch(env: Record<string, string> = {}, options: { command?: readonly string[] } = {}): Promise<ServiceProcess> {
     const port = env['PORT'] ? Number(env['PORT']) : await freePort();
     // Production serves /metrics on a management port of its own; a fixed default would clash
     // between processes started at once, so each gets a free one unless the test chose.
     const metrics = env['METRICS_PORT'] || env['METRICS_ON_MAIN_PORT'] ? {} : { METRICS_PORT: String(await freePort()) };
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    const [file, ...args] = options.command ?? [process.execPath, '--import', 'tsx', MAIN];
+    const child = spawn(file!, args, {
       cwd: ROOT,
       env: {
         PATH: process.env['PATH'] ?? '',
@@ -61,14 +78,7 @@ export class ServiceProcess {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const service = new ServiceProcess(child, port);
-    try {
-      await service.waitForLog((line) => typeof line.msg === 'string' && line.msg.startsWith('listening on'), options.readyTimeoutMs ?? 90_000);
-    } catch (error) {
-      service.kill();
-      throw error;
-    }
-    return service;
+    return new ServiceProcess(child, port);
   }
 
   get url(): string {

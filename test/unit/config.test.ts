@@ -47,11 +47,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(31) })).toThrow(/JWT_SECRET: must be at least 32 bytes/);
     expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), JWT_SECRET_PREVIOUS: 'short' }))
       .toThrow(/JWT_SECRET_PREVIOUS: must be at least 32 bytes/);
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), TENANT_WALL_KEY: 'w'.repeat(32) }).jwtSecret).toBe('x'.repeat(32));
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), TENANT_WALL_KEY: 'w'.repeat(32), DATABASE_URL: 'postgres://web@db/x' }).jwtSecret).toBe('x'.repeat(32));
   });
 
   it('refuses to start in production without a tenant-wall key, or with a short one; elsewhere the development key', () => {
-    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), DATABASE_URL: 'postgres://web@db/x' };
     expect(() => loadConfig(production)).toThrow(/TENANT_WALL_KEY: is required in production/);
     expect(() => loadConfig({ ...production, TENANT_WALL_KEY: 'w'.repeat(31) })).toThrow(/TENANT_WALL_KEY: must be at least 32 bytes/);
     expect(() => loadConfig({ ...production, TENANT_WALL_KEY: 'w'.repeat(32), TENANT_WALL_KEY_PREVIOUS: 'short' }))
@@ -60,6 +60,43 @@ describe('loadConfig', () => {
       .toMatchObject({ tenantWallKey: 'w'.repeat(32), tenantWallKeyPrevious: 'v'.repeat(32) });
     expect(loadConfig({})).toMatchObject({ tenantWallKey: DEVELOPMENT_TENANT_WALL_KEY, tenantWallKeyPrevious: undefined });
     expect(() => loadConfig({ TENANT_WALL_KEY: 'k'.repeat(40), TENANT_WALL_KEY_PREVIOUS: 'k'.repeat(40) })).toThrow(/TENANT_WALL_KEY_PREVIOUS: must differ/);
+  });
+
+  it('refuses a production start without DATABASE_URL, unless the embedded database is chosen by naming its folder', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), TENANT_WALL_KEY: 'w'.repeat(32) };
+    let error: unknown;
+    try {
+      loadConfig(production);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'DATABASE_URL: is required in production (or set PGLITE_DIR to choose the embedded database and the folder its data lives in)',
+    ]);
+    // Naming the default folder is a choice too; leaving PGLITE_DIR unset is not.
+    expect(loadConfig({ ...production, PGLITE_DIR: '.data/pglite' })).toMatchObject({ databaseUrl: undefined, pgliteDir: '.data/pglite' });
+    expect(loadConfig({ ...production, PGLITE_DIR: '/var/lib/portcullis' }).pgliteDir).toBe('/var/lib/portcullis');
+    expect(loadConfig({ ...production, DATABASE_URL: 'postgresql://web@db/x' }).databaseUrl).toBe('postgresql://web@db/x');
+    // Outside production the default folder is still the default.
+    expect(loadConfig({}).pgliteDir).toBe('.data/pglite');
+    // The owner's tools (migrate, service-key) may be given the owner's URL alone.
+    expect(() => loadConfig({ ...production, MIGRATION_DATABASE_URL: 'postgres://owner@db/x' })).toThrow(/DATABASE_URL: is required in production/);
+    expect(loadConfig({ ...production, MIGRATION_DATABASE_URL: 'postgres://owner@db/x' }, { ownerTool: true }).migrationDatabaseUrl)
+      .toBe('postgres://owner@db/x');
+    const { JWT_SECRET: _unused, ...withoutJwtSecret } = production;
+    expect(loadConfig({ ...withoutJwtSecret, MIGRATION_DATABASE_URL: 'postgres://owner@db/x' }, { ownerTool: true }).jwtSecret).toBeUndefined();
+    expect(() => loadConfig({ ...withoutJwtSecret, DATABASE_URL: 'postgres://owner@db/x' })).toThrow(/JWT_SECRET: is required/);
+  });
+
+  it.each([
+    ['DATABASE_URL', 'mysql://user@db:3306/portcullis'],
+    ['DATABASE_URL', 'http://db:5432/portcullis'],
+    ['DATABASE_URL', 'db.example.com:5432'],
+    ['MIGRATION_DATABASE_URL', 'mariadb://owner@db/portcullis'],
+  ])('refuses %s=%s: only postgres:// or postgresql:// URLs', (name, value) => {
+    const env = name === 'DATABASE_URL' ? { DATABASE_URL: value } : { DATABASE_URL: 'postgres://web@db/x', [name]: value };
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: must be a postgres:// or postgresql:// URL`));
   });
 
   it('takes a trust-proxy hop count or subnet list, never "true"', () => {
@@ -82,7 +119,7 @@ describe('loadConfig', () => {
   });
 
   it('serves metrics on a management port of their own in production, on the main port only by choice', () => {
-    const production = { NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32), TENANT_WALL_KEY: 'w'.repeat(32) };
+    const production = { NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32), TENANT_WALL_KEY: 'w'.repeat(32), DATABASE_URL: 'postgres://web@db/x' };
     expect(loadConfig({}).metrics).toEqual({ enabled: true, port: undefined });
     expect(loadConfig(production).metrics).toEqual({ enabled: true, port: 9464 });
     expect(loadConfig({ ...production, METRICS_PORT: '9100' }).metrics.port).toBe(9100);

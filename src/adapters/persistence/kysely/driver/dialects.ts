@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { Pool } from 'pg';
 import { translateConnectionFailures } from './connection-failures';
+import { type EmbeddedDatabaseLock, lockEmbeddedDatabase } from './embedded-database-lock';
 import type { InProcessListen } from '../change-feed/pglite-change-listener';
 import type { DB } from '../schema';
 
@@ -102,22 +103,36 @@ export function openPostgres(connectionString: string, options: PostgresOptions 
  * embedded database (PGlite's dumpDataDir), is where a new one starts instead of an empty cluster.
  */
 export async function openPglite(dataDir: string, from?: Blob): Promise<OpenDatabase> {
-  if (!dataDir.startsWith(PGLITE_MEMORY)) mkdirSync(dirname(dataDir), { recursive: true });
-  // create() rather than the constructor: a bad data dir then fails here, not on the first query.
-  // Loaded only when used: a service on Postgres never loads the embedded database.
-  const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
-  const pglite = await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS], loadDataDir: from });
-  const db = new Kysely<DB>({ dialect: translateConnectionFailures(new PGliteDialect(pglite)) });
-  return {
-    db,
-    listen: (channel, onPayload) => pglite.listen(channel, onPayload),
-    dump: () => pglite.dumpDataDir('none'),
-    // Kysely closes PGlite through the dialect's driver, but only once a query has run.
-    close: async () => {
-      await db.destroy();
-      if (!pglite.closed) await pglite.close();
-    },
-  };
+  let lock: EmbeddedDatabaseLock | undefined;
+  if (!dataDir.startsWith(PGLITE_MEMORY)) {
+    mkdirSync(dirname(dataDir), { recursive: true });
+    // A folder is one process's at a time (embedded-database-lock.ts); throws EmbeddedDatabaseInUse.
+    lock = lockEmbeddedDatabase(dataDir);
+  }
+  try {
+    // create() rather than the constructor: a bad data dir then fails here, not on the first query.
+    // Loaded only when used: a service on Postgres never loads the embedded database.
+    const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
+    const pglite = await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS], loadDataDir: from });
+    const db = new Kysely<DB>({ dialect: translateConnectionFailures(new PGliteDialect(pglite)) });
+    return {
+      db,
+      listen: (channel, onPayload) => pglite.listen(channel, onPayload),
+      dump: () => pglite.dumpDataDir('none'),
+      // Kysely closes PGlite through the dialect's driver, but only once a query has run.
+      close: async () => {
+        try {
+          await db.destroy();
+          if (!pglite.closed) await pglite.close();
+        } finally {
+          lock?.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
 }
 
 function ignoreCheckedOutError(): void {}
