@@ -57,3 +57,21 @@ describe('GET /api/v1/auth/account', () => {
     expectError(await request(pc.app).get(`${AUTH}/account`), 401, 'Missing authentication');
   });
 });
+
+describe("the README's last steps: a password change, then the audit trail", () => {
+  it('reads the trail with the token the password change answered; the one it ended is refused', async () => {
+    const pc = await createTestPortcullis();
+    try {
+      const acme = await pc.tenant();
+      const changed = await request(pc.app).post(`${AUTH}/password`).set(acme.owner.headers)
+        .send({ current_password: acme.owner.password, new_password: 'a new long passphrase' });
+      expect(changed.status).toBe(200);
+      expectError(await request(pc.app).get(`${AUTH}/audit-events?limit=20`).set(acme.owner.headers), 401, 'Invalid or expired token');
+      const trail = await request(pc.app).get(`${AUTH}/audit-events?limit=20`).set('authorization', `Bearer ${changed.body.token as string}`);
+      expect(trail.status).toBe(200);
+      expect((trail.body.events as { action: string }[])[0]?.action).toBe('password.changed');
+    } finally {
+      await pc.close();
+    }
+  });
+});
