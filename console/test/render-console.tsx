@@ -24,6 +24,9 @@ export async function renderSignedIn(role: string, address: string, routes: Rout
   const rendered = renderConsole('/login', {
     'POST /api/v1/auth/login': { status: 200, body: { token, expires_in: '24h' } },
     'GET /api/v1/auth/me': { status: 200, body: { tenant_id: 't-1', user_id: 'u-1', role } },
+    'GET /api/v1/auth/account': {
+      status: 200, body: { user_id: 'u-1', email: `${role}@example.com`, role, tenant_id: 't-1', tenant_name: 'Analytical Engines' },
+    },
     ...routes,
   });
   await rendered.user.type(screen.getByLabelText('E-mail'), `${role}@example.com`);

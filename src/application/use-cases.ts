@@ -1,4 +1,5 @@
 import type { Authenticate } from './authentication/authenticate';
+import type { GetAccount } from './account/get-account';
 import type { AuthenticateService } from './authentication/authenticate-service';
 import type { ChangeMemberRole } from './members/change-member-role';
 import type { ChangePassword } from './members/change-password';
@@ -32,6 +33,7 @@ export interface UseCases {
   readonly changeMemberRole: ChangeMemberRole;
   readonly removeMember: RemoveMember;
   readonly changePassword: ChangePassword;
+  readonly getAccount: GetAccount;
   readonly listAuditEvents: ListAuditEvents;
   /** Not a request of its own: the HTTP adapter records refused requests through it. */
   readonly recordRefusal: RecordRefusal;

@@ -10,6 +10,7 @@ import { ListApiKeys } from '../application/api-keys/list-api-keys';
 import { ListAuditEvents } from '../application/audit/list-audit-events';
 import { ListInvites } from '../application/invites/list-invites';
 import { ListMembers } from '../application/members/list-members';
+import { GetAccount } from '../application/account/get-account';
 import { Login } from '../application/login/login';
 import type { ApiKeyUsage } from '../application/ports/api-key-usage';
 import type { ChangePositions } from '../application/ports/change-positions';
@@ -103,6 +104,7 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     changeMemberRole: new ChangeMemberRole({ unitOfWork, trail }),
     removeMember: new RemoveMember({ unitOfWork, clock, trail }),
     changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail }),
+    getAccount: new GetAccount({ users: repos.users, tenants: repos.tenants }),
     listAuditEvents: new ListAuditEvents({ auditEvents, moduleActions: policy.moduleAuditActions }),
     recordRefusal: new RecordRefusal({ auditEvents, trail }),
     authenticateService,

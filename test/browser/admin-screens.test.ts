@@ -86,8 +86,9 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       await invitee.getByLabel('E-mail').fill(invited);
       await invitee.getByLabel('Password').fill(PASSWORD);
       await invitee.getByRole('button', { name: 'Join' }).click();
-      await invitee.getByRole('heading', { level: 1, name: 'Account' }).waitFor();
-      await expect(invitee.getByRole('definition').nth(1).textContent()).resolves.toBe('viewer');
+      const welcome = invitee.getByRole('region', { name: /^You have joined / });
+      await welcome.waitFor();
+      await expect(welcome.getByRole('definition').nth(1).textContent()).resolves.toBe('viewer');
     });
 
     it('lists pending invitations newest first and revokes one', async () => {
@@ -157,6 +158,9 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       expect(cells[5]).not.toBe('Never');
 
       await page.getByRole('button', { name: `Revoke key ${prefix}` }).click();
+      // Nothing is revoked until the second, named click.
+      await request(session.service.app).get(`${AUTH}/me`).set('x-api-key', key).expect(200);
+      await page.getByRole('button', { name: `Confirm revoking key ${prefix}` }).click();
       await expect(page.getByRole('status').filter({ hasText: 'revoked' }).textContent()).resolves.toBe(`Key ${prefix} was revoked.`);
       await page.getByRole('row', { name: new RegExp(`^${prefix}.*Revoked`) }).waitFor();
       await request(session.service.app).get(`${AUTH}/me`).set('x-api-key', key).expect(401);
@@ -231,7 +235,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       await page.evaluate("history.pushState(null, '', '/console/audit-log'); dispatchEvent(new PopStateEvent('popstate'))");
       await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
       await expect(page.getByRole('alert').textContent()).resolves.toBe('Requires admin role or higher');
-      await expect(page.getByRole('button').count()).resolves.toBe(0);
+      await expect(page.getByRole('main').getByRole('button').count()).resolves.toBe(0);
       const apiSays = await request(session.service.app).get(`${AUTH}/audit-events`).set(bearer(viewer)).expect(403);
       expect(apiSays.body.error).toBe('Requires admin role or higher');
     });
@@ -243,7 +247,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       const page = await open();
       await logIn(page, owner.email, PASSWORD);
       await nav(page).getByRole('link', { name: 'Account' }).click();
-      await expect(page.getByRole('definition').allTextContents()).resolves.toEqual([owner.email, 'owner', owner.tenantId, owner.userId]);
+      await expect(page.getByRole('definition').allTextContents()).resolves.toEqual([owner.email, 'owner', 'Acme', owner.tenantId, owner.userId]);
 
       await page.getByLabel('Current password').fill('not the password');
       await page.getByLabel('New password').fill('a brand new passphrase');

@@ -79,18 +79,38 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
     await expect(page.getByText(`${owner.email} · owner`).isVisible()).resolves.toBe(true);
   });
 
-  it('joins from an invitation link with its token filled in, as a member who sees only Account', async () => {
-    const owner = await signupOwner(session.service.app);
+  it('joins from an invitation link with its token filled in, then names the organisation and role, as a member who sees only Account', async () => {
+    const owner = await signupOwner(session.service.app, 'Difference Engines');
     const invite = await createInvite(session.service.app, owner, { role: 'member' });
     const page = await open(`/console/join?token=${invite.token}`);
     await expect(page.getByLabel('Invitation token').inputValue()).resolves.toBe(invite.token);
     await page.getByLabel('E-mail').fill(invite.email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Join' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Account' }).waitFor();
-    await expect(page.getByRole('definition').allTextContents()).resolves.toEqual([invite.email, 'member', owner.tenantId, expect.any(String)]);
+    const welcome = page.getByRole('region', { name: 'You have joined Difference Engines' });
+    await welcome.waitFor();
+    await expect(welcome.getByRole('definition').allTextContents()).resolves.toEqual(['Difference Engines', 'member', invite.email]);
+    await expect(page.getByRole('banner').textContent()).resolves.toContain('Difference Engines');
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['Account']);
+    await welcome.getByRole('link', { name: 'Go to your account' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Account' }).waitFor();
+    await expect(page.getByRole('definition').allTextContents()).resolves
+      .toEqual([invite.email, 'member', 'Difference Engines', owner.tenantId, expect.any(String)]);
+  });
+
+  it('explains, in words, why an address with an account in another organisation cannot accept an invitation', async () => {
+    const elsewhere = await signupOwner(session.service.app, 'Elsewhere');
+    const owner = await signupOwner(session.service.app);
+    const invite = await createInvite(session.service.app, owner, { email: elsewhere.email, role: 'admin' });
+    const page = await open(`/console/join?token=${invite.token}`);
+    await page.getByLabel('E-mail').fill(elsewhere.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Join' }).click();
+    const alert = page.getByRole('alert');
+    await alert.filter({ hasText: 'already has an account' }).waitFor();
+    expect(await alert.textContent()).toMatch(/one organisation only, so this invitation cannot be accepted with it\. Log in with that address instead/);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Join');
   });
 
   it('refuses an invitation that was already used, in the API\'s words', async () => {
@@ -125,7 +145,7 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
 describeIfBrowser('console: rate limits (Chromium)', () => {
   const session = useConsole(() => startServiceInMemory({ rateLimits: { global: 1_000, login: 2, signup: 3 } }));
 
-  it('says when to try again after a 429, from Retry-After', async () => {
+  it('says once when to try again after a 429, from Retry-After', async () => {
     const { page, context, problems } = await openConsole(session.browser, session.service.origin, '/console/login');
     await page.getByLabel('E-mail').fill('nobody@example.com');
     await page.getByLabel('Password').fill('not the password');
@@ -136,7 +156,33 @@ describeIfBrowser('console: rate limits (Chromium)', () => {
     await page.getByRole('button', { name: 'Log in' }).click();
     const alert = page.getByRole('alert');
     await alert.filter({ hasText: 'Too many requests' }).waitFor();
-    expect(await alert.textContent()).toMatch(/^Too many requests, retry after (\d+) seconds\. Try again in \1 seconds \(at \d{2}:\d{2}:\d{2}\)\.$/);
+    expect(await alert.textContent()).toMatch(/^Too many requests\. Try again in \d+ seconds \(at \d{2}:\d{2}:\d{2}\)\.$/);
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('checks a sign-up in the page, naming every field, without spending any of the minute\'s three sign-ups', async () => {
+    const { page, context, problems } = await openConsole(session.browser, session.service.origin, '/console/signup');
+    const signups: string[] = [];
+    page.on('request', (sent) => {
+      if (sent.url().endsWith('/api/v1/auth/signup')) signups.push(sent.method());
+    });
+    for (let attempt = 0; attempt < 4; attempt += 1) await page.getByRole('button', { name: 'Sign up' }).click();
+    for (const message of ['Enter a name for your organisation.', 'Enter your e-mail address.', 'Choose a password.']) {
+      await expect(page.getByText(message, { exact: true }).isVisible()).resolves.toBe(true);
+    }
+    await page.getByLabel('Organisation name').fill('Analytical Engines');
+    await page.getByLabel('E-mail').fill('not an address');
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await expect(page.getByText('Use at least 8 characters.', { exact: true }).isVisible()).resolves.toBe(true);
+    expect(signups).toEqual([]);
+
+    await page.getByLabel('E-mail').fill(email('ada'));
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+    expect(signups).toEqual(['POST']);
     await context.close();
     expect(problems).toEqual([]);
   });

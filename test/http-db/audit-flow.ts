@@ -103,12 +103,14 @@ export function describeAuditTrail(name: string, open: () => Promise<AuditApp>):
         actor_user_id: owner.userId, actor_auth: 'jwt', target_id: key.body.id, request_id: requestId,
         details: { prefix: key.body.prefix, name: 'ci', expires_at: null },
       });
-      expect(byAction['api_key.revoked']).toMatchObject({ actor_user_id: owner.userId, actor_auth: 'api_key', target_id: key.body.id });
+      expect(byAction['api_key.revoked']).toMatchObject({
+        actor_user_id: owner.userId, actor_auth: 'api_key', target_id: key.body.id, details: { prefix: key.body.prefix, name: 'ci' },
+      });
       expect(byAction['access.denied']).toMatchObject({
         actor_user_id: memberId, actor_auth: 'jwt', target_id: null, details: { reason: 'role', role: 'member', required_role: 'admin' },
       });
       expect(byAction['member.role_changed']).toMatchObject({ target_id: memberId, details: { from: 'member', to: 'viewer' } });
-      expect(byAction['member.removed']).toMatchObject({ target_id: memberId, details: { role: 'viewer', api_keys_revoked: 0 } });
+      expect(byAction['member.removed']).toMatchObject({ target_id: memberId, details: { email: invite.email, role: 'viewer', api_keys_revoked: 0 } });
       for (const event of trail) {
         expect(event.client_ip).toEqual(expect.any(String));
         expect(event.request_id).toEqual(expect.any(String));

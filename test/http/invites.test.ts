@@ -134,3 +134,21 @@ describe('DELETE /api/v1/auth/invites/:id', () => {
     expect(await storage.repos.invites.findByToken(invite.token)).toMatchObject({ id, acceptedAt: expect.any(Date) });
   });
 });
+
+describe('an invitation for an address that already has an account elsewhere', () => {
+  it('is created (201) but can never be accepted: the signup is a 409', async () => {
+    const { app } = await buildTestApp();
+    const elsewhere = await signupOwner(app, 'Elsewhere');
+    const inviter = await signupOwner(app, 'Inviter');
+    const invite = await createInvite(app, inviter, { email: elsewhere.email, role: 'admin' });
+    expect(invite.token).toMatch(/^[0-9a-f]{64}$/);
+    expect((await listInvites(app, inviter)).map((pending) => pending.email)).toEqual([elsewhere.email]);
+
+    const join = await request(app).post(`${AUTH}/signup`).send({ email: elsewhere.email, password: PASSWORD, invite_token: invite.token });
+    expectError(join, 409, 'Email already registered');
+    // The refusal consumed nothing: the invite is still pending, and still refused.
+    expect((await listInvites(app, inviter)).map((pending) => pending.email)).toEqual([elsewhere.email]);
+    const again = await request(app).post(`${AUTH}/signup`).send({ email: elsewhere.email, password: 'another fine password', invite_token: invite.token });
+    expectError(again, 409, 'Email already registered');
+  });
+});

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { CONSOLE_DIST } from '../../src/adapters/http/console/console-files';
 import type { HttpConfig } from '../../src/adapters/http/app';
+import type { PortcullisModule } from '../../src/bootstrap/modules/portcullis-module';
 import { databaseApp, type DatabaseApp } from './database-app';
 import { buildTestApp } from './http-app';
 import { freePort } from './service-process';
@@ -77,10 +78,13 @@ async function listen(app: RequestListener, closeApp: () => Promise<void>): Prom
   };
 }
 
-/** The service on a loopback port of its own, over PGlite, or Postgres when DATABASE_URL is set. */
-export async function startService(): Promise<ConsoleService> {
+/**
+ * The service on a loopback port of its own, over PGlite, or Postgres when DATABASE_URL is set; with
+ * `modules`, those product modules are served after identity, as main(modules) serves them.
+ */
+export async function startService(modules: readonly PortcullisModule[] = []): Promise<ConsoleService> {
   const url = process.env['DATABASE_URL'];
-  const service: DatabaseApp = await databaseApp(url ? { postgres: url } : 'pglite');
+  const service: DatabaseApp = await databaseApp(url ? { postgres: url } : 'pglite', { modules });
   return listen(service.app, () => service.close());
 }
 
@@ -203,7 +207,7 @@ export interface ConsoleSession {
  * default) before all its tests, both closed after them, and each test's pages checked and closed
  * after it. Read `browser` and `service` inside tests and hooks only: they exist once started.
  */
-export function useConsole(start: () => Promise<ConsoleService> = startService): ConsoleSession {
+export function useConsole(start: () => Promise<ConsoleService> = () => startService()): ConsoleSession {
   let browser: Browser | undefined;
   let service: ConsoleService | undefined;
   let opened: ConsolePage[] = [];

@@ -26,12 +26,26 @@ export interface CallOptions<O> {
   readonly query?: QueryOf<O>;
 }
 
+export interface FieldDetail {
+  readonly field: string;
+  readonly message: string;
+}
+
+function detailsOf(body: unknown): FieldDetail[] {
+  const details = (body as { details?: unknown } | null)?.details;
+  if (!Array.isArray(details)) return [];
+  return details.filter((d): d is FieldDetail =>
+    typeof (d as FieldDetail | null)?.field === 'string' && typeof (d as FieldDetail).message === 'string');
+}
+
 /** A refusal, as the API worded it; `retryAfterSeconds` comes from Retry-After on a 429 or 503. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly retryAfterSeconds: number | null = null,
+    /** A 400's per-field messages (`details`), when the API gave them. */
+    readonly details: readonly FieldDetail[] = [],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -89,5 +103,5 @@ export async function call<P extends keyof paths, M extends Method>(
   const message = typeof (body as { error?: unknown } | null)?.error === 'string'
     ? (body as { error: string }).error
     : `The service answered ${response.status} without an explanation.`;
-  throw new ApiError(response.status, message, retryAfter(response));
+  throw new ApiError(response.status, message, retryAfter(response), detailsOf(body));
 }

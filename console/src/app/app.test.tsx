@@ -18,7 +18,16 @@ describe('the console\'s screens and navigation', () => {
     act(() => navigate('/api-keys'));
     expect(await screen.findByRole('heading', { level: 1, name: 'API keys' })).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent(/^Requires admin role or higher$/);
-    expect(screen.queryByRole('button')).toBeNull();
+    expect(within(screen.getByRole('main')).queryByRole('button')).toBeNull();
+  });
+
+  it('names the organisation in the header, beside Log out', async () => {
+    const { user } = await renderSignedIn('member', '/account');
+    const header = screen.getByRole('banner');
+    expect(header).toHaveTextContent('Organisation: Analytical Engines');
+    await user.click(within(header).getByRole('button', { name: 'Log out' }));
+    expect(await screen.findByText('You have logged out.')).toBeInTheDocument();
+    expect(screen.getByRole('banner')).not.toHaveTextContent('Analytical Engines');
   });
 
   it('marks the current screen in the navigation bar', async () => {

@@ -36,11 +36,19 @@ function Content() {
   return <Component />;
 }
 
+/** Which organisation the console is acting in, so nobody manages one while thinking of another. */
+function Organisation() {
+  const { session } = useSession();
+  if (!session?.account) return null;
+  return <span className="organisation"><span className="visually-hidden">Organisation: </span>{session.account.tenant_name}</span>;
+}
+
 export function App() {
   return (
     <>
       <header className="top">
         <span className="brand">Portcullis console</span>
+        <Organisation />
         <NavBar />
       </header>
       <main>

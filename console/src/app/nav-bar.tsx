@@ -6,7 +6,7 @@ import { useSession } from './session';
 
 /** Only the screens this person may use: the API stays the authority, but the page shows no dead ends. */
 export function NavBar() {
-  const { session } = useSession();
+  const { session, signOut } = useSession();
   const { path } = useLocation();
   const visible = SCREENS.filter((screen) => {
     if (!session) return screen.access === 'public';
@@ -20,7 +20,12 @@ export function NavBar() {
           <li key={screen.path}><Link to={screen.path} current={screen.path === path}>{screen.label}</Link></li>
         ))}
       </ul>
-      {session && <span className="whoami">{session.email ?? session.me.user_id} · {session.me.role}</span>}
+      {session && (
+        <div className="whoami">
+          <span>{session.email ?? session.me.user_id} · {session.me.role}</span>
+          <button type="button" className="on-accent" onClick={() => signOut('You have logged out.')}>Log out</button>
+        </div>
+      )}
     </nav>
   );
 }

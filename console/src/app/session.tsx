@@ -8,6 +8,13 @@ export interface Session {
   readonly me: Schemas['Me'];
   /** From the token's own claims: shown to the person, never trusted for anything. */
   readonly email: string | null;
+  /** The person's account and organisation (GET /account); null when it could not be read. */
+  readonly account: Schemas['Account'] | null;
+}
+
+export interface SignInOptions {
+  /** Stay on the current screen rather than opening the person's first one (Join shows a welcome). */
+  readonly stay?: boolean;
 }
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -24,7 +31,8 @@ interface SessionContext {
   readonly session: Session | null;
   /** A note for the Log in screen: why the person was sent there. */
   readonly note: string | null;
-  signIn(token: string): Promise<void>;
+  /** Starts the session with a token; resolves to the session started. */
+  signIn(token: string, options?: SignInOptions): Promise<Session>;
   /** Keeps the session but with a fresh token (after a password change). */
   replaceToken(token: string): void;
   signOut(note?: string): void;
@@ -69,11 +77,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, [session, signOut]);
 
-  const signIn = useCallback(async (token: string) => {
+  const signIn = useCallback(async (token: string, options: SignInOptions = {}) => {
     const me = await call('get', '/api/v1/auth/me', token);
-    setSession({ token, me, email: emailClaim(token) });
+    // The organisation's name is for the header; a session without it still works.
+    const account = await call('get', '/api/v1/auth/account', token).catch(() => null);
+    const started: Session = { token, me, email: account?.email ?? emailClaim(token), account };
+    setSession(started);
     setNote(null);
-    navigate(me.role === 'owner' || me.role === 'admin' ? '/members' : '/account');
+    if (!options.stay) navigate(me.role === 'owner' || me.role === 'admin' ? '/members' : '/account');
+    return started;
   }, []);
 
   const replaceToken = useCallback((token: string) => {

@@ -7,7 +7,19 @@ export function describeError(error: unknown, now: Date = new Date()): string {
   if (error.retryAfterSeconds === null) return error.message;
   const at = new Date(now.getTime() + error.retryAfterSeconds * 1000);
   const seconds = error.retryAfterSeconds === 1 ? '1 second' : `${error.retryAfterSeconds} seconds`;
-  return `${error.message}. Try again in ${seconds} (at ${at.toLocaleTimeString()}).`;
+  // The 429's own words already name the wait ("..., retry after 58 seconds"): said once, with the clock time.
+  const refusal = error.message.replace(/,?\s*retry after \d+ seconds?\.?$/i, '');
+  return `${refusal}. Try again in ${seconds} (at ${at.toLocaleTimeString()}).`;
+}
+
+/** The API's per-field messages of a 400 (`details`), by field name; empty for any other error. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError)) return {};
+  const found: Record<string, string> = {};
+  for (const detail of error.details) {
+    found[detail.field] ??= detail.message;
+  }
+  return found;
 }
 
 export function ErrorMessage({ error }: { error: unknown }) {

@@ -36,7 +36,8 @@ export class RevokeApiKey {
       const revocation = await tx.apiKeys.revoke(caller.tenantId, id);
       if (revocation === 'revoked') {
         await tx.auditEvents.append(this.deps.trail.event(origin, {
-          tenantId: caller.tenantId, actor: caller, action: 'api_key.revoked', targetId: id,
+          // The prefix and name, so the trail says which key in words, as api_key.created does.
+          tenantId: caller.tenantId, actor: caller, action: 'api_key.revoked', targetId: id, details: { prefix: key.keyPrefix, name: key.name },
         }));
       }
       return revocation;

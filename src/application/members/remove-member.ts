@@ -36,7 +36,8 @@ export class RemoveMember {
         actor: caller,
         action: 'member.removed',
         targetId,
-        details: { role: locked.target.role, api_keys_revoked: keysRevoked, invites_revoked: invitesRevoked },
+        // The address too: once removed, the member is in no list that could name the id.
+        details: { email: locked.target.email, role: locked.target.role, api_keys_revoked: keysRevoked, invites_revoked: invitesRevoked },
       }));
     });
   }

@@ -10,7 +10,7 @@ describe('Account', () => {
       'POST /api/v1/auth/password': { status: 200, body: { token: fresh, expires_in: '24h' } },
     });
     const facts = screen.getAllByRole('definition').map((dd) => dd.textContent);
-    expect(facts).toEqual(['viewer@example.com', 'viewer', 't-1', 'u-1']);
+    expect(facts).toEqual(['viewer@example.com', 'viewer', 'Analytical Engines', 't-1', 'u-1']);
     await user.type(screen.getByLabelText('Current password'), 'correct horse battery');
     await user.type(screen.getByLabelText('New password'), 'a brand new passphrase');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
@@ -30,7 +30,7 @@ describe('Account', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Current password is incorrect$/);
   });
 
-  it('logs out: back to Log in with a note, and no screen of the signed-in person', async () => {
+  it('logs out from the header: back to Log in with a note, and no screen of the signed-in person', async () => {
     const { user } = await renderSignedIn('owner', '/account');
     await user.click(screen.getByRole('button', { name: 'Log out' }));
     expect(await screen.findByText('You have logged out.')).toBeInTheDocument();

@@ -5,7 +5,7 @@ import { Field, Form } from '../../shared/field';
 import { Screen } from '../../shared/screen';
 
 export function AccountPage() {
-  const { api, session, replaceToken, signOut } = useSession();
+  const { api, session, replaceToken } = useSession();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [status, setStatus] = useState<string | null>(null);
@@ -25,6 +25,7 @@ export function AccountPage() {
       <dl className="facts">
         <dt>E-mail</dt><dd>{session.email ?? 'unknown'}</dd>
         <dt>Role</dt><dd>{session.me.role}</dd>
+        {session.account && <><dt>Organisation</dt><dd>{session.account.tenant_name}</dd></>}
         <dt>Organisation id</dt><dd><code>{session.me.tenant_id}</code></dd>
         <dt>User id</dt><dd><code>{session.me.user_id}</code></dd>
       </dl>
@@ -36,9 +37,7 @@ export function AccountPage() {
         <ErrorMessage error={change.error} />
         <StatusMessage>{status}</StatusMessage>
       </Form>
-      <h2>Log out</h2>
-      <p>The console keeps your session in this tab's memory only; logging out forgets it now.</p>
-      <button type="button" onClick={() => signOut('You have logged out.')}>Log out</button>
+      <p>The console keeps your session in this tab's memory only; Log out, at the top of every page, forgets it now.</p>
     </Screen>
   );
 }

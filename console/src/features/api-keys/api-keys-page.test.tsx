@@ -49,4 +49,28 @@ describe('API keys', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Service unavailable\. Try again in 5 seconds \(at .+\)\.$/);
     expect(requests.find((r) => r.method === 'POST' && r.url === '/api/v1/auth/api-keys')?.body).toEqual({});
   });
+
+  it('revokes a key only after a second, named confirmation, and can be cancelled', async () => {
+    let revoked = false;
+    const { user, requests } = await renderSignedIn('owner', '/api-keys', {
+      'GET /api/v1/auth/api-keys': () => ({ status: 200, body: { api_keys: [{ ...summary, revoked }] } }),
+      'GET /api/v1/auth/members': { status: 200, body: { members: [] } },
+      'DELETE /api/v1/auth/api-keys/k-1': () => {
+        revoked = true;
+        return { status: 200, body: { revoked: true } };
+      },
+    });
+    const deletes = () => requests.filter((r) => r.method === 'DELETE');
+    await user.click(await screen.findByRole('button', { name: `Revoke key ${summary.prefix}` }));
+    expect(deletes()).toEqual([]);
+    await user.click(screen.getByRole('button', { name: `Keep key ${summary.prefix}` }));
+    expect(screen.queryByRole('button', { name: `Confirm revoking key ${summary.prefix}` })).toBeNull();
+    expect(deletes()).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: `Revoke key ${summary.prefix}` }));
+    await user.click(screen.getByRole('button', { name: `Confirm revoking key ${summary.prefix}` }));
+    expect(await screen.findByRole('status')).toHaveTextContent(`Key ${summary.prefix} was revoked.`);
+    expect(deletes().map((r) => r.url)).toEqual(['/api/v1/auth/api-keys/k-1']);
+    expect(await screen.findByRole('cell', { name: 'Revoked' })).toBeInTheDocument();
+  });
 });

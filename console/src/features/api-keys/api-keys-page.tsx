@@ -6,6 +6,7 @@ import { DateTime } from '../../shared/date-time';
 import { ErrorMessage, StatusMessage, useAction } from '../../shared/feedback';
 import { Field, Form } from '../../shared/field';
 import { Screen } from '../../shared/screen';
+import { TableScroll } from '../../shared/table-scroll';
 import { SecretPanel } from '../../shared/secret-panel';
 import { useResource } from '../../shared/use-resource';
 
@@ -38,8 +39,11 @@ export function ApiKeysPage() {
     setDays('');
     keys.reload();
   });
+  // Revoking cannot be undone and stops whatever uses the key: it takes a second, named click.
+  const [confirming, setConfirming] = useState<string | null>(null);
   const revoke = useAction(async (key: KeySummary) => {
     await api('delete', '/api/v1/auth/api-keys/{id}', { params: { id: key.id } });
+    setConfirming(null);
     setStatus(`Key ${key.prefix} was revoked.`);
     keys.reload();
   });
@@ -69,7 +73,7 @@ export function ApiKeysPage() {
       <StatusMessage>{status}</StatusMessage>
       <ErrorMessage error={keys.error ?? revoke.error} />
       {keys.data && (keys.data.keys.length === 0 ? <p>Your organisation has no API key.</p> : (
-        <div className="scroll">
+        <TableScroll label="Keys">
           <table>
             <caption>Every key of your organisation, newest first</caption>
             <thead>
@@ -89,16 +93,21 @@ export function ApiKeysPage() {
                   <td><DateTime iso={key.expires_at} /></td>
                   <td>{keyState(key)}</td>
                   <td>
-                    {!key.revoked && (
-                      <button type="button" onClick={() => void revoke.run(key)} disabled={revoke.pending}
-                        aria-label={`Revoke key ${key.prefix}`}>Revoke</button>
-                    )}
+                    {!key.revoked && (confirming === key.id ? (
+                      <div className="row-actions">
+                        <button type="button" className="danger" onClick={() => void revoke.run(key)} disabled={revoke.pending}
+                          aria-label={`Confirm revoking key ${key.prefix}`}>Confirm revoke</button>
+                        <button type="button" onClick={() => setConfirming(null)} aria-label={`Keep key ${key.prefix}`}>Cancel</button>
+                      </div>
+                    ) : (
+                      <button type="button" onClick={() => setConfirming(key.id)} aria-label={`Revoke key ${key.prefix}`}>Revoke</button>
+                    ))}
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ))}
     </Screen>
   );

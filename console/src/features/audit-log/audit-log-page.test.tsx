@@ -53,4 +53,48 @@ describe('Audit log', () => {
     });
     expect(await screen.findByRole('alert')).toHaveTextContent(/^cursor is not valid$/);
   });
+
+  it('offers the installed modules\' actions, read from the reference the service serves', async () => {
+    const { user, requests } = await renderSignedIn('owner', '/audit-log', {
+      'GET /api/v1/auth/members': { status: 200, body: members },
+      'GET /api/v1/auth/audit-events': { status: 200, body: { events: [event(1, 'note.created')], next_cursor: null } },
+      'GET /api/v1/openapi.json': {
+        status: 200, body: { components: { schemas: { AuditAction: { type: 'string', enum: ['login.failed', 'note.created', 'note.deleted'] } } } },
+      },
+    });
+    const action = screen.getByRole('combobox', { name: 'Action' });
+    await within(action).findByRole('option', { name: 'note.deleted' });
+    expect(within(action).getAllByRole('option').map((o) => o.textContent)).toEqual(['Any action', 'login.failed', 'note.created', 'note.deleted']);
+    await user.selectOptions(action, 'note.deleted');
+    await user.click(screen.getByRole('button', { name: 'Show events' }));
+    await screen.findByText('Page 1: 1 event, newest first');
+    expect(requests.at(-1)?.url).toBe('/api/v1/auth/audit-events?limit=25&action=note.deleted');
+  });
+
+  it('names targets in words: a key by prefix and name, a member by e-mail with the old and new role', async () => {
+    const events = [
+      { ...event(5, 'member.role_changed'), target_id: 'u-2', details: { from: 'admin', to: 'viewer', invites_revoked: 0 } },
+      { ...event(4, 'api_key.revoked'), target_id: 'k-1', details: {} },
+      { ...event(3, 'member.removed'), target_id: 'u-9', details: { email: 'gone@example.com', role: 'member', api_keys_revoked: 0 } },
+      { ...event(2, 'invite.created'), target_id: 'i-1', details: { email: 'new@example.com', role: 'viewer' } },
+      { ...event(1, 'invite.revoked'), target_id: 'i-1', details: {} },
+    ];
+    await renderSignedIn('owner', '/audit-log', {
+      'GET /api/v1/auth/members': { status: 200, body: members },
+      'GET /api/v1/auth/api-keys': {
+        status: 200, body: { api_keys: [{ id: 'k-1', prefix: 'pcls_1234abcd', name: 'ci', created_by: 'u-1', created_at: '2026-01-31T12:00:00.000Z', last_used_at: null, expires_at: null, revoked: true }] },
+      },
+      'GET /api/v1/auth/audit-events': { status: 200, body: { events, next_cursor: null } },
+    });
+    const table = await screen.findByRole('table', { name: 'Audit events' });
+    await within(table).findByRole('cell', { name: 'key pcls_1234abcd ("ci")' });
+    const targets = within(table).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[4]!.textContent);
+    expect(targets).toEqual([
+      'grace@example.com: admin → viewer',
+      'key pcls_1234abcd ("ci")',
+      'gone@example.com (was member)',
+      'invitation for new@example.com as viewer',
+      'invitation for new@example.com',
+    ]);
+  });
 });

@@ -1,17 +1,19 @@
 import { useEffect, useState } from 'react';
-import type { Schemas } from '../../api/client';
+import { call, type Schemas } from '../../api/client';
 import { useSession } from '../../app/session';
 import { DateTime } from '../../shared/date-time';
 import { ErrorMessage, useAction } from '../../shared/feedback';
 import { Form, SelectField } from '../../shared/field';
 import { Screen } from '../../shared/screen';
+import { TableScroll } from '../../shared/table-scroll';
 import { useResource } from '../../shared/use-resource';
 import { auditCsv } from './audit-csv';
+import { describeTarget } from './audit-target';
 
 type AuditAction = Schemas['AuditAction'];
 type AuditEvent = Schemas['AuditEvent'];
 
-/** Every action the API records; the type check fails here if the API gains one this list lacks. */
+/** Identity's actions, as docs/openapi.yaml lists them; the type check fails here if the API gains one this list lacks. */
 export const AUDIT_ACTIONS = [
   'signup.tenant_created', 'signup.invite_accepted', 'login.succeeded', 'login.failed', 'api_key.created', 'api_key.revoked',
   'invite.created', 'invite.revoked', 'invite.accepted', 'member.role_changed', 'member.removed', 'password.changed', 'access.denied',
@@ -21,8 +23,24 @@ void everyActionListed;
 
 const PAGE_SIZE = 25;
 
+/**
+ * Every action the service here records: the reference it serves lists the installed product
+ * modules' actions in its AuditAction schema too (the API refuses a filter on any other action).
+ * Identity's own list when the reference cannot be read.
+ */
+export async function installedAuditActions(): Promise<readonly string[]> {
+  try {
+    const document = await call('get', '/api/v1/openapi.json', null) as { components?: { schemas?: { AuditAction?: { enum?: unknown } } } };
+    const served = document.components?.schemas?.AuditAction?.enum;
+    if (Array.isArray(served) && served.every((action) => typeof action === 'string') && served.length > 0) return served as string[];
+  } catch {
+    // fall through: the filter still offers identity's actions
+  }
+  return AUDIT_ACTIONS;
+}
+
 interface Filters {
-  readonly action: AuditAction | '';
+  readonly action: string;
   readonly actor: string;
 }
 
@@ -48,6 +66,10 @@ export function AuditLogPage() {
   const { api } = useSession();
   const members = useResource(() => api('get', '/api/v1/auth/members'));
   const emails = new Map((members.data?.members ?? []).map((m) => [m.user_id, m.email]));
+  // Keys are named by prefix and name in the Target column; the trail records only their ids for older events.
+  const keys = useResource(() => api('get', '/api/v1/auth/api-keys'));
+  const keyNames = new Map((keys.data?.api_keys ?? []).map((k) => [k.id, { prefix: k.prefix, name: k.name }]));
+  const actions = useResource(installedAuditActions);
   const [draft, setDraft] = useState<Filters>({ action: '', actor: '' });
   const [page, setPage] = useState<Page | null>(null);
   const load = useAction(async (filters: Filters, cursor: string | undefined, number: number) => {
@@ -69,9 +91,9 @@ export function AuditLogPage() {
         void load.run(draft, undefined, 1);
       }}>
         <div className="filters">
-          <SelectField label="Action" value={draft.action} onChange={(e) => setDraft({ ...draft, action: e.target.value as AuditAction | '' })}>
+          <SelectField label="Action" value={draft.action} onChange={(e) => setDraft({ ...draft, action: e.target.value })}>
             <option value="">Any action</option>
-            {AUDIT_ACTIONS.map((action) => <option key={action} value={action}>{action}</option>)}
+            {(actions.data ?? AUDIT_ACTIONS).map((action) => <option key={action} value={action}>{action}</option>)}
           </SelectField>
           <SelectField label="Actor" value={draft.actor} onChange={(e) => setDraft({ ...draft, actor: e.target.value })}>
             <option value="">Anyone</option>
@@ -91,7 +113,7 @@ export function AuditLogPage() {
               onClick={() => download(auditCsv(page.events, emails), `audit-log-page-${page.number}.csv`)}>Export CSV</button>
           </div>
           {page.events.length > 0 && (
-            <div className="scroll">
+            <TableScroll label="Audit events">
               <table>
                 <caption>Audit events</caption>
                 <thead>
@@ -104,13 +126,13 @@ export function AuditLogPage() {
                       <td>{event.action}</td>
                       <td>{nameOf(event.actor_user_id)}</td>
                       <td>{event.actor_auth}</td>
-                      <td>{event.target_id === null ? '' : emails.get(event.target_id) ?? event.target_id}</td>
+                      <td>{describeTarget(event, { emails, keys: keyNames }, page.events)}</td>
                       <td>{event.client_ip ?? ''}</td>
                     </tr>
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           )}
         </>
       )}

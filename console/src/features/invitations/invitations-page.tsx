@@ -8,6 +8,7 @@ import { ErrorMessage, StatusMessage, useAction } from '../../shared/feedback';
 import { Field, Form, SelectField } from '../../shared/field';
 import { grantableRoles } from '../../shared/roles';
 import { Screen } from '../../shared/screen';
+import { TableScroll } from '../../shared/table-scroll';
 import { SecretPanel } from '../../shared/secret-panel';
 import { useResource } from '../../shared/use-resource';
 
@@ -82,26 +83,28 @@ export function InvitationsPage() {
       <StatusMessage>{status}</StatusMessage>
       <ErrorMessage error={invites.error ?? revoke.error} />
       {invites.data && (invites.data.invites.length === 0 ? <p>No invitation is waiting.</p> : (
-        <table>
-          <caption>Not yet accepted, newest first</caption>
-          <thead>
-            <tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Invited</th><th scope="col">Expires</th><th scope="col">Actions</th></tr>
-          </thead>
-          <tbody>
-            {invites.data.invites.map((pending) => (
-              <tr key={pending.id}>
-                <td>{pending.email}</td>
-                <td>{pending.role}</td>
-                <td><DateTime iso={pending.created_at} /></td>
-                <td><DateTime iso={pending.expires_at} /></td>
-                <td>
-                  <button type="button" onClick={() => void revoke.run(pending.id, pending.email)} disabled={revoke.pending}
-                    aria-label={`Revoke invitation for ${pending.email}`}>Revoke</button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="Pending invitations">
+          <table>
+            <caption>Not yet accepted, newest first</caption>
+            <thead>
+              <tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Invited</th><th scope="col">Expires</th><th scope="col">Actions</th></tr>
+            </thead>
+            <tbody>
+              {invites.data.invites.map((pending) => (
+                <tr key={pending.id}>
+                  <td>{pending.email}</td>
+                  <td>{pending.role}</td>
+                  <td><DateTime iso={pending.created_at} /></td>
+                  <td><DateTime iso={pending.expires_at} /></td>
+                  <td>
+                    <button type="button" onClick={() => void revoke.run(pending.id, pending.email)} disabled={revoke.pending}
+                      aria-label={`Revoke invitation for ${pending.email}`}>Revoke</button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       ))}
     </Screen>
   );

@@ -5,6 +5,7 @@ import { DateTime } from '../../shared/date-time';
 import { ErrorMessage, StatusMessage, useAction } from '../../shared/feedback';
 import { grantableRoles, levelOf } from '../../shared/roles';
 import { Screen } from '../../shared/screen';
+import { TableScroll } from '../../shared/table-scroll';
 import { useResource } from '../../shared/use-resource';
 
 type Member = Schemas['Member'];
@@ -74,21 +75,23 @@ export function MembersPage() {
       <StatusMessage>{status}</StatusMessage>
       <ErrorMessage error={members.error} />
       {members.data && (
-        <table>
-          <caption>Everyone in your organisation ({members.data.members.length})</caption>
-          <thead>
-            <tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col">Actions</th></tr>
-          </thead>
-          <tbody>
-            {members.data.members.map((member) => (
-              <MemberRow key={`${member.user_id}:${member.role}`} member={member} you={member.user_id === session?.me.user_id}
-                callerRole={callerRole} onChanged={(message) => {
-                  setStatus(message);
-                  members.reload();
-                }} />
-            ))}
-          </tbody>
-        </table>
+        <TableScroll label="Members">
+          <table>
+            <caption>Everyone in your organisation ({members.data.members.length})</caption>
+            <thead>
+              <tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col">Actions</th></tr>
+            </thead>
+            <tbody>
+              {members.data.members.map((member) => (
+                <MemberRow key={`${member.user_id}:${member.role}`} member={member} you={member.user_id === session?.me.user_id}
+                  callerRole={callerRole} onChanged={(message) => {
+                    setStatus(message);
+                    members.reload();
+                  }} />
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </Screen>
   );

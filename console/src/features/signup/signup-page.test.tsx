@@ -27,4 +27,42 @@ describe('Sign up', () => {
     await user.click(screen.getByRole('button', { name: 'Sign up' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Email already registered$/);
   });
+
+  it('names every field\'s problem beside it at once, and spends no sign-up on an empty form', async () => {
+    const { user, requests } = renderConsole('/signup');
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(screen.getByLabelText('Organisation name')).toHaveAccessibleDescription('Enter a name for your organisation.');
+    expect(screen.getByLabelText('E-mail')).toHaveAccessibleDescription('Enter your e-mail address.');
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Choose a password. At least 8 characters.');
+    for (const label of ['Organisation name', 'E-mail', 'Password']) expect(screen.getByLabelText(label)).toBeInvalid();
+    expect(screen.getByRole('alert')).toHaveTextContent('Check the fields marked above.');
+    expect(requests).toEqual([]);
+  });
+
+  it('checks the address and the password\'s length in the page, then clears what was put right', async () => {
+    const { user, requests } = renderConsole('/signup');
+    await user.type(screen.getByLabelText('Organisation name'), 'Analytical Engines');
+    await user.type(screen.getByLabelText('E-mail'), 'ada.example.com');
+    await user.type(screen.getByLabelText('Password'), 'short');
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(screen.getByLabelText('Organisation name')).not.toBeInvalid();
+    expect(screen.getByLabelText('E-mail')).toHaveAccessibleDescription('Enter an e-mail address such as ada@example.com.');
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Use at least 8 characters. At least 8 characters.');
+    expect(requests).toEqual([]);
+  });
+
+  it('shows the API\'s own per-field messages beside their fields', async () => {
+    const { user } = renderConsole('/signup', {
+      'POST /api/v1/auth/signup': {
+        status: 400,
+        body: { error: 'tenant_name must not contain control characters', details: [{ field: 'tenant_name', message: 'tenant_name must not contain control characters' }] },
+      },
+    });
+    await user.type(screen.getByLabelText('Organisation name'), 'Acme');
+    await user.type(screen.getByLabelText('E-mail'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct horse battery');
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(await screen.findByText('tenant_name must not contain control characters')).toBeInTheDocument();
+    expect(screen.getByLabelText('Organisation name')).toHaveAccessibleDescription('tenant_name must not contain control characters');
+  });
 });

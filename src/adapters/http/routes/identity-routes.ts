@@ -77,6 +77,16 @@ export function identityRoutes(useCases: UseCases): Route[] {
       handle: ({ principal: { tenantId, userId, role } }) => json(200, { tenant_id: tenantId, user_id: userId, role }),
     }),
     route({
+      // /me keeps the contract's three fields; what a person is shown of themselves is here.
+      method: 'get', path: `${AUTH_BASE}/account`, group: 'protected',
+      handle: async ({ principal }) => {
+        const account = await useCases.getAccount.execute(principal);
+        return json(200, {
+          user_id: account.userId, email: account.email, role: account.role, tenant_id: account.tenantId, tenant_name: account.tenantName,
+        });
+      },
+    }),
+    route({
       // No body (the contract's POST /api-keys) reaches validation as {}, so both fields are simply absent.
       method: 'post', path: `${AUTH_BASE}/api-keys`, group: 'protected', role: 'admin', body: CreateApiKeyBody,
       handle: async ({ principal, body, origin }) => {
