@@ -56,7 +56,7 @@ test-scale: install
 	REQUIRE_POSTGRES=1 REQUIRE_REDIS=1 $(NPM) test -- test/scale $(JEST_ARGS)
 
 clean:
-	rm -rf dist coverage console/dist
+	rm -rf dist dist-modules coverage console/dist
 
 # The console (console/): a package of its own, installed when its lock file changes and built when
 # its sources or the API reference (its generated types) change.

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type OpenApiDocument, openApiDocument, packageRoot, readOpenApiDocument } from '../docs/openapi-document';
+import { type OpenApiDocument, openApiDocument, readOpenApiDocument } from '../docs/openapi-document';
 
 /** A module's part of the API reference. */
 export interface ModuleApiReference {
@@ -61,12 +61,16 @@ export function mergeOpenApi(base: OpenApiDocument, parts: readonly { name: stri
   return { ...base, tags, paths, components };
 }
 
-/** Identity's document with the given modules' parts, read from their files (at start: a missing file stops the service). */
+/**
+ * Identity's document with the given modules' parts, read from their files (at start: a missing
+ * file stops the service). A module's file is its own project's, not this package's: a relative
+ * name is taken from the folder the process runs in (the project's root, where npm runs its
+ * scripts and jest its tests); an absolute one as it is.
+ */
 export function openApiWithModules(modules: readonly ModuleApiReference[]): OpenApiDocument {
-  const root = packageRoot();
   return mergeOpenApi(openApiDocument(), modules.map((module) => ({
     name: module.name,
-    document: readOpenApiDocument(path.join(root, module.file)),
+    document: readOpenApiDocument(path.resolve(module.file)),
     auditActions: module.auditActions,
   })));
 }
