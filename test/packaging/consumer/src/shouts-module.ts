@@ -1,0 +1,28 @@
+import { DomainError, json, type PortcullisModule, route } from 'portcullis';
+
+// A product module written outside the Portcullis repository: it imports only the installed
+// `portcullis` package. test/packaging/installed-packages.test.ts type-checks it with tsc in a
+// project of its own and serves it through the test kit and through startPortcullis.
+
+export class ShoutTooLong extends DomainError {
+  readonly code = 'SHOUT_TOO_LONG';
+  constructor() {
+    super('A shout is at most 12 characters');
+  }
+}
+
+export const shoutsModule: PortcullisModule<'SHOUT_TOO_LONG'> = {
+  name: 'shouts',
+  auditActions: [],
+  errors: { SHOUT_TOO_LONG: { status: 422 } },
+  build: () => [
+    route({
+      method: 'get', path: '/api/v1/shouts/:text', group: 'protected', role: 'member',
+      handle: ({ principal, params }) => {
+        const text = params['text'] ?? '';
+        if (text.length > 12) throw new ShoutTooLong();
+        return json(200, { shout: text.toUpperCase(), by: principal.role });
+      },
+    }),
+  ],
+};
