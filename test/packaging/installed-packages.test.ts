@@ -108,7 +108,7 @@ describe('the packages, installed from their tarballs into a project of their ow
     await nodeTest('shouts-module.test.js');
   });
 
-  it('the same module started from its own entry file with node: its route behind the guard, and the console served', async () => {
+  it('the same module started from its own entry file with node: its route behind the guard, its API reference merged, and the console served', async () => {
     const service = await startEntry(path.join('dist', 'main.js'));
     try {
       const shout = await fetch(`${service.url}/api/v1/shouts/hello`);
@@ -116,6 +116,8 @@ describe('the packages, installed from their tarballs into a project of their ow
       const page = await fetch(`${service.url}/console/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root">');
+      const reference = (await (await fetch(`${service.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };
+      expect(Object.keys(reference.paths)).toEqual(expect.arrayContaining(['/api/v1/auth/me', '/api/v1/shouts/{text}']));
     } finally {
       await service.stop();
     }

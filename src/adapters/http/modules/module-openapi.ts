@@ -5,8 +5,8 @@ import { type OpenApiDocument, openApiDocument, readOpenApiDocument } from '../d
 export interface ModuleApiReference {
   readonly name: string;
   /**
-   * An OpenAPI 3.1 document with the module's paths and components, relative to the package root
-   * (`examples/notes/openapi.yaml`). Its `$ref`s may name identity's components (the shared error
+   * An OpenAPI 3.1 document with the module's paths and components: absolute, or relative to the
+   * folder the service runs in (`examples/notes/openapi.yaml`). Its `$ref`s may name identity's components (the shared error
    * answers: `#/components/responses/Unauthorized`), since it is merged into identity's document.
    */
   readonly file: string;

@@ -13,6 +13,8 @@ export class ShoutTooLong extends DomainError {
 
 export const shoutsModule: PortcullisModule<'SHOUT_TOO_LONG'> = {
   name: 'shouts',
+  // The project's own file: relative names are taken from the folder the service runs in.
+  apiReference: 'openapi.yaml',
   auditActions: [],
   errors: { SHOUT_TOO_LONG: { status: 422 } },
   build: () => [
