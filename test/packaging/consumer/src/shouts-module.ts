@@ -1,4 +1,5 @@
-import { DomainError, json, type PortcullisModule, route } from 'portcullis';
+import { IsString, MaxLength } from 'class-validator';
+import { DomainError, json, type PortcullisModule, route, VisibleText } from 'portcullis';
 
 // A product module written outside the Portcullis repository: it imports only the installed
 // `portcullis` package. test/packaging/installed-packages.test.ts type-checks it with tsc in a
@@ -9,6 +10,14 @@ export class ShoutTooLong extends DomainError {
   constructor() {
     super('A shout is at most 12 characters');
   }
+}
+
+/** POST /api/v1/shouts: validated by the platform with the project's own class-validator decorators. */
+export class ShoutBody {
+  @IsString()
+  @MaxLength(12)
+  @VisibleText()
+  text!: string;
 }
 
 export const shoutsModule: PortcullisModule<'SHOUT_TOO_LONG'> = {
@@ -25,6 +34,10 @@ export const shoutsModule: PortcullisModule<'SHOUT_TOO_LONG'> = {
         if (text.length > 12) throw new ShoutTooLong();
         return json(200, { shout: text.toUpperCase(), by: principal.role });
       },
+    }),
+    route({
+      method: 'post', path: '/api/v1/shouts', group: 'protected', role: 'member', body: ShoutBody,
+      handle: ({ body }) => json(201, { shout: body.text.toUpperCase() }),
     }),
   ],
 };
