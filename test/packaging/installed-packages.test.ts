@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -56,13 +56,18 @@ function copyOfTheRepository(into: string): string {
       return !SKIPPED.has(path.basename(source));
     },
   });
-  symlinkSync(realpathSync(path.join(REPO, 'node_modules')), path.join(copy, 'node_modules'));
-  symlinkSync(realpathSync(path.join(REPO, 'console', 'node_modules')), path.join(copy, 'console', 'node_modules'));
+  for (const installed of ['node_modules', path.join('console', 'node_modules')]) {
+    // The pack builds the console too, with the console's own install (make test makes it first).
+    if (!existsSync(path.join(REPO, installed))) throw new Error(`${installed} is missing: run make install and npm run console:install first`);
+    symlinkSync(realpathSync(path.join(REPO, installed)), path.join(copy, installed));
+  }
   return copy;
 }
 
 let work: string;
 let project: string;
+/** The service started from the project's entry file, stopped after its test or, should that test fail to, here. */
+let running: ChildProcess | undefined;
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'portcullis-packages-'));
@@ -86,9 +91,11 @@ beforeAll(async () => {
 }, 15 * 60_000);
 
 afterAll(() => {
+  running?.kill('SIGKILL');
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+/** A node:test file of the project, with the project's installs; each holds one test. */
 async function nodeTest(file: string): Promise<void> {
   const out = await sh('node', ['--test', '--test-reporter=spec', path.join('test', file)], project);
   expect(out).toMatch(/pass 1/);
@@ -98,15 +105,15 @@ async function nodeTest(file: string): Promise<void> {
 describe('the packages, installed from their tarballs into a project of their own', () => {
   it('portcullis/testing: a test of the kit over HTTP passes', async () => {
     await nodeTest('test-kit.test.js');
-  });
+  }, 120_000);
 
   it('@portcullis/client: a downstream service admits and refuses against the kit, and closes without a warning', async () => {
     await nodeTest('downstream.test.js');
-  });
+  }, 120_000);
 
   it('a module outside the repository, type-checked by tsc against portcullis (and its own class-validator), is served by the kit', async () => {
     await nodeTest('shouts-module.test.js');
-  });
+  }, 120_000);
 
   it('the same module started from its own entry file with node: its route behind the guard, its API reference merged, and the console served', async () => {
     const service = await startEntry(path.join('dist', 'main.js'));
@@ -121,7 +128,7 @@ describe('the packages, installed from their tarballs into a project of their ow
     } finally {
       await service.stop();
     }
-  });
+  }, 180_000); // the embedded database is created and migrated at start
 });
 
 function freePort(): Promise<number> {
@@ -143,6 +150,7 @@ async function startEntry(entry: string): Promise<{ url: string; stop: () => Pro
     env: cleanEnv({ PORT: String(port), HOST: '127.0.0.1', PGLITE_DIR: path.join(work, 'pglite') }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running = child;
   const output: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
