@@ -3,17 +3,19 @@
  *   domain       imports nothing outside itself;
  *   application  imports only domain (its ports are the only way out);
  *   adapters     never reach into bootstrap (the composition root depends on them, not the reverse);
- *   src/testing  (the test kit, portcullis/testing) is imported by nothing else in src.
- * And for product modules (examples/<name>/, docs/modules.md):
- *   a module imports only the platform's kits (src/<layer>/.../modules/*-kit.ts), never identity's
- *   internals, and never another module; within itself it keeps the same layers (its domain imports
- *   only its domain and the domain kit, its application only its domain, its application and the
- *   application kit); the platform never imports a module.
- * A module's tests (examples/<name>/test/) may use the repository's test support like any test.
+ *   src/testing  (the test kit, portcullis/testing) is imported by nothing else in src;
+ *   src/index.ts (the package's main entry, `portcullis`) is imported by nothing in src.
+ * And for product modules (modules/<name>/ and examples/<name>/, docs/modules.md):
+ *   a module imports the platform only through the package's main entry (`import ... from
+ *   'portcullis'`, which resolves to src/index.ts here), exactly as a module in a repository of its
+ *   own does, never another module; within itself it keeps the same layers (its domain imports only
+ *   its domain, its application only its domain and its application; both may use the entry).
+ *   The platform never imports a module.
+ * A module's tests (<module>/test/) may use the repository's test support like any test.
  */
-const MODULE = '^examples/([^/]+)/';
-const MODULE_TESTS = '^examples/[^/]+/test/';
-const KITS = '^src/(domain|application|adapters/http|adapters/persistence|bootstrap)/modules/[a-z-]+-kit[.]ts$';
+const MODULE = '^((?:examples|modules)/[^/]+)/';
+const MODULE_TESTS = '^(?:examples|modules)/[^/]+/test/';
+const ENTRY = 'src/index[.]ts$';
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -45,36 +47,43 @@ module.exports = {
       to: { path: '^src/testing/' },
     },
     {
-      name: 'modules-use-only-the-platform-kits',
-      comment: 'A module depends on the platform\'s narrow surface: the *-kit.ts files in the modules/ folders of src.',
+      name: 'nothing-in-src-imports-the-package-entry',
+      comment: 'src/index.ts is the surface the package offers to modules; the service is wired without it.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: `^${ENTRY}` },
+    },
+    {
+      name: 'modules-use-only-the-package-entry',
+      comment: 'A module depends on the platform only through `portcullis` (src/index.ts): no deep import into src.',
       severity: 'error',
       from: { path: MODULE, pathNot: MODULE_TESTS },
-      to: { path: '^src/', pathNot: KITS },
+      to: { path: '^src/', pathNot: `^${ENTRY}` },
     },
     {
       name: 'modules-do-not-import-each-other',
       severity: 'error',
       from: { path: MODULE, pathNot: MODULE_TESTS },
-      to: { path: '^examples/', pathNot: '^examples/$1/' },
+      to: { path: '^(examples|modules)/', pathNot: '^$1/' },
     },
     {
       name: 'the-platform-does-not-import-modules',
-      comment: 'Modules are added to the composition from outside (main(modules)); src never names one.',
+      comment: 'Modules are added to the composition from outside (startPortcullis(modules), createTestPortcullis({ modules })); src never names one.',
       severity: 'error',
       from: { path: '^src/' },
-      to: { path: '^examples/' },
+      to: { path: '^(examples|modules)/' },
     },
     {
       name: 'module-domain-is-pure',
       severity: 'error',
-      from: { path: '^examples/([^/]+)/domain/' },
-      to: { pathNot: '^(examples/$1/domain/|src/domain/modules/domain-kit\\.ts$)' },
+      from: { path: `${MODULE}domain/` },
+      to: { pathNot: `^($1/domain/|${ENTRY})` },
     },
     {
       name: 'module-application-depends-only-on-its-domain',
       severity: 'error',
-      from: { path: '^examples/([^/]+)/application/' },
-      to: { pathNot: '^(examples/$1/(domain|application)/|src/(domain|application)/modules/[^/]+-kit\\.ts$)' },
+      from: { path: `${MODULE}application/` },
+      to: { pathNot: `^($1/(domain|application)/|${ENTRY})` },
     },
     {
       name: 'no-circular',

@@ -45,7 +45,9 @@ lint-openapi: install
 # Type check, layering rule, API reference lint and the console's build (its own type check), side
 # by side once both packages are installed; then the console's component tests and every jest
 # test, both always run. Postgres tests run when DATABASE_URL is set; the console's browser tests
-# when Chromium is installed (REQUIRE_BROWSER=1 makes its absence a failure).
+# when Chromium is installed (REQUIRE_BROWSER=1 makes its absence a failure). Among the jest tests,
+# test/packaging packs both packages and installs them into an empty project (npm, the registry
+# for what the local cache lacks).
 .PHONY: checks
 checks: typecheck lint lint-openapi console
 
@@ -65,7 +67,7 @@ test-scale: install
 	REQUIRE_POSTGRES=1 REQUIRE_REDIS=1 $(NPM) test -- test/scale $(JEST_ARGS)
 
 clean:
-	rm -rf dist coverage console/dist
+	rm -rf dist dist-modules coverage console/dist
 
 # The console (console/): a package of its own, installed when its lock file changes and built when
 # its sources or the API reference (its generated types) change.

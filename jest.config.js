@@ -3,9 +3,15 @@ const { availableParallelism } = require('node:os');
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test', '<rootDir>/examples'],
+  roots: ['<rootDir>/test', '<rootDir>/examples', '<rootDir>/modules'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  // The package's own entries, as a module imports them, are its sources here (tsconfig.json's paths).
+  moduleNameMapper: {
+    '^portcullis$': '<rootDir>/src/index.ts',
+    '^portcullis/testing$': '<rootDir>/src/testing/index.ts',
+    '^@portcullis/client$': '<rootDir>/packages/client/src/index.ts',
+  },
   setupFiles: ['reflect-metadata'],
   // A folder of the run's own, where the migrated embedded database is made once (test/support/pglite.ts).
   globalSetup: '<rootDir>/test/support/jest-global-setup.js',

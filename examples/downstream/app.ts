@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { type PortcullisMiddleware, principalOf, requireRole } from '../../packages/client/src';
+import { type PortcullisMiddleware, principalOf, requireRole } from '@portcullis/client';
 
 /**
  * A downstream service: every route behind Portcullis, one of them for admins only. The principal

@@ -1,4 +1,4 @@
-import { portcullis } from '../../packages/client/src';
+import { portcullis } from '@portcullis/client';
 import { downstreamApp } from './app';
 
 /**

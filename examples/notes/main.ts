@@ -1,7 +1,6 @@
-import 'reflect-metadata';
-import { main } from '../../src/bootstrap/modules/bootstrap-kit';
+import { startPortcullis } from 'portcullis';
 import { notesModule } from './notes-module';
 
 // `npm run example:notes`: the service as `npm start` runs it (same settings, Postgres or the
 // embedded database), with the notes module after identity.
-void main([notesModule]);
+void startPortcullis([notesModule]);

@@ -1,5 +1,4 @@
-import type { ErrorCodesOf } from '../../src/domain/modules/domain-kit';
-import type { PortcullisModule } from '../../src/bootstrap/modules/bootstrap-kit';
+import type { ErrorCodesOf, PortcullisModule } from 'portcullis';
 import { CreateNote } from './application/create-note';
 import { DeleteNote } from './application/delete-note';
 import { ListNotes } from './application/list-notes';

@@ -1,3 +1,4 @@
+import { portcullis } from '@portcullis/client';
 import { ALL_TENANTS } from '../../src/domain/service-key';
 import http from 'node:http';
 import jwt from 'jsonwebtoken';
@@ -242,6 +243,23 @@ describe('the verifier library against Portcullis (memory storage)', () => {
       await down; // the stream is closed at its next heartbeat
       expect(ctx.service.auth.feedConnected).toBe(false);
     });
+  });
+
+  it('a deliberate close() is no failure: the feed is reported closed, and nothing is warned (onError keeps its console.warn default)', async () => {
+    const { rawKey } = await ctx.manage.create('closing', ALL_TENANTS);
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const feed: boolean[] = [];
+    const auth = portcullis({ url: ctx.server.url, serviceKey: rawKey, onFeed: (connected) => feed.push(connected) });
+    try {
+      await auth.feedReady();
+      auth.close();
+      expect(feed).toEqual([true, false]);
+      expect(auth.feedConnected).toBe(false);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      auth.close();
+      warn.mockRestore();
+    }
   });
 
   it('Portcullis too slow: 503 once the introspection has taken timeoutMs, and the next request is asked afresh', async () => {

@@ -22,7 +22,7 @@ function loadWithTheKitForbidden(entry: string): void {
 describe('the service never loads the test kit', () => {
   it.each([
     ['npm start', '../../src/bootstrap/main'],
-    ['a module\'s entry point (npm run example:notes)', '../../src/bootstrap/modules/bootstrap-kit'],
+    ['the package\'s main entry, a module\'s whole surface (portcullis)', '../../src/index'],
     ['the notes module itself', '../../examples/notes/notes-module'],
   ])('%s', (_name, entry) => {
     expect(() => loadWithTheKitForbidden(entry)).not.toThrow();

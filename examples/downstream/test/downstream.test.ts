@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import request from 'supertest';
-import { portcullis, type PortcullisMiddleware } from '../../../packages/client/src';
-import { startTestPortcullis, type TestPortcullisServer } from '../../../src/testing';
+import { portcullis, type PortcullisMiddleware } from '@portcullis/client';
+import { startTestPortcullis, type TestPortcullisServer } from 'portcullis/testing';
 import { downstreamApp } from '../app';
 
 /*

@@ -1,7 +1,6 @@
-import { assertRoleAtLeast, normalizeVisibleText, type Principal } from '../../../src/domain/modules/domain-kit';
 import {
-  type AuditTrail, type Clock, type IdGenerator, type RequestOrigin, type TenantUnitOfWork, UNKNOWN_ORIGIN,
-} from '../../../src/application/modules/application-kit';
+  assertRoleAtLeast, normalizeVisibleText, type Principal, type AuditTrail, type Clock, type IdGenerator, type RequestOrigin, type TenantUnitOfWork, UNKNOWN_ORIGIN,
+} from 'portcullis';
 import type { Note } from '../domain/note';
 import type { NoteRepositories } from './note-repository';
 

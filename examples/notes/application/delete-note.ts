@@ -1,7 +1,6 @@
-import { assertRoleAtLeast, isUuid, type Principal } from '../../../src/domain/modules/domain-kit';
 import {
-  type AuditTrail, type RequestOrigin, type TenantUnitOfWork, UNKNOWN_ORIGIN,
-} from '../../../src/application/modules/application-kit';
+  assertRoleAtLeast, isUuid, type Principal, type AuditTrail, type RequestOrigin, type TenantUnitOfWork, UNKNOWN_ORIGIN,
+} from 'portcullis';
 import { NoteNotFound } from '../domain/errors';
 import type { NoteRepositories } from './note-repository';
 

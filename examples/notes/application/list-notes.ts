@@ -1,5 +1,4 @@
-import type { Principal } from '../../../src/domain/modules/domain-kit';
-import type { TenantUnitOfWork } from '../../../src/application/modules/application-kit';
+import type { Principal, TenantUnitOfWork } from 'portcullis';
 import type { Note } from '../domain/note';
 import type { NoteRepositories } from './note-repository';
 

@@ -1,4 +1,4 @@
-import { DomainError } from '../../../src/domain/modules/domain-kit';
+import { DomainError } from 'portcullis';
 
 /**
  * The module's broken rules, one class each, with a stable code and no HTTP status (notes-module.ts

@@ -1,4 +1,4 @@
-import { createTestPortcullis } from '../../../src/testing';
+import { createTestPortcullis } from 'portcullis/testing';
 import { notesModule } from '../notes-module';
 import { describeNotesHttpCases } from './notes-http-cases';
 

@@ -1,5 +1,5 @@
 import { request } from '../../../test/support/contract-request';
-import type { TestMember, TestPortcullis } from '../../../src/testing';
+import type { TestMember, TestPortcullis } from 'portcullis/testing';
 import { AUTH, expectError } from '../../../test/support/http-fixtures';
 
 // Opening a database (PGlite above all) can take long on a busy machine.

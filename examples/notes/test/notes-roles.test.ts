@@ -1,5 +1,5 @@
 import { request } from '../../../test/support/contract-request';
-import { createTestPortcullis, type TestPortcullis } from '../../../src/testing';
+import { createTestPortcullis, type TestPortcullis } from 'portcullis/testing';
 import { notesModule } from '../notes-module';
 
 /*

@@ -11,8 +11,10 @@ export interface ChangeFeedEvents {
   /** Subscribed at the instance's `position`: from now on no change after it is missed while the feed stays up. */
   up(position: number): void;
   change(change: CredentialChange): void;
-  /** The feed is down (closed, reset, silent, refused): changes may go unheard until `up`. */
+  /** The feed is down (ended, reset, silent, refused): changes may go unheard until `up`. */
   down(reason: Error): void;
+  /** The feed was closed by its owner (`close()`), while up: no error, and no change heard from now on. */
+  closed(): void;
 }
 
 export interface ChangeFeedOptions {
@@ -78,7 +80,10 @@ export class ChangeFeed {
     const drop = this.drop;
     this.drop = undefined;
     drop?.(new Error('change feed closed'));
-    this.markDown(new Error('change feed closed'));
+    clearTimeout(this.watchdog);
+    const wasUp = this.isUp;
+    this.isUp = false;
+    if (wasUp) this.events.closed();
   }
 
   private async connect(): Promise<void> {
@@ -170,9 +175,8 @@ export class ChangeFeed {
 
   private markDown(reason: Error): void {
     clearTimeout(this.watchdog);
-    const wasUp = this.isUp;
     this.isUp = false;
-    if (wasUp || !this.closed) this.events.down(reason);
+    if (!this.closed) this.events.down(reason);
   }
 
   private scheduleReconnect(): void {

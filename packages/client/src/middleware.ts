@@ -24,7 +24,7 @@ export interface PortcullisOptions {
   readonly maxAgeMs?: number;
   /** Epoch milliseconds now, for expiry and age of remembered credentials; Date.now by default (tests move it). */
   readonly now?: () => number;
-  /** Told of every failure to reach Portcullis and of the feed going down; console.warn by default. */
+  /** Told of every failure to reach Portcullis and of the feed going down (not of `close()`); console.warn by default. */
   readonly onError?: (error: Error) => void;
   /** Told when the change feed opens (true) or drops (false), after the cache has acted on it. */
   readonly onFeed?: (connected: boolean) => void;
@@ -141,6 +141,11 @@ export function portcullis(options: PortcullisOptions): PortcullisMiddleware {
     down: (reason) => {
       cache.distrust();
       onError(reason);
+      options.onFeed?.(false);
+    },
+    // A deliberate close is not a failure: onError (a warning by default) is not told of it.
+    closed: () => {
+      cache.distrust();
       options.onFeed?.(false);
     },
   }, transport);

@@ -26,8 +26,9 @@ export interface PortcullisModule<Code extends string = string> {
   /** Applied after identity's, in key order, recorded apart from identity's and other modules'. */
   readonly migrations?: Readonly<Record<string, Migration>>;
   /**
-   * Its part of the API reference, relative to the package root (`examples/notes/openapi.yaml`):
-   * merged into the served /api/v1/openapi.json and linted with the rest (`npm run lint:openapi`).
+   * Its part of the API reference: a file of the module's project, absolute or relative to the folder
+   * the service runs in, its project's root (`examples/notes/openapi.yaml` here). Merged into the
+   * served /api/v1/openapi.json; here, linted with the rest (`npm run lint:openapi`).
    */
   readonly apiReference?: string;
   /** The actions its use-cases append to the audit trail: `<noun>.<verb>`, unused by identity or another module. */

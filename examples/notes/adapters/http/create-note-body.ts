@@ -1,5 +1,5 @@
 import { IsString, Length, MaxLength } from 'class-validator';
-import { Described, OptionalField, VisibleText } from '../../../../src/adapters/http/modules/http-kit';
+import { Described, OptionalField, VisibleText } from 'portcullis';
 import { NOTE_BODY_MAX, NOTE_TITLE_MAX } from '../../domain/note';
 
 /**

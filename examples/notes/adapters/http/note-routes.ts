@@ -1,4 +1,4 @@
-import { json, route, type Route } from '../../../../src/adapters/http/modules/http-kit';
+import { json, route, type Route } from 'portcullis';
 import type { CreateNote } from '../../application/create-note';
 import type { DeleteNote } from '../../application/delete-note';
 import type { ListNotes } from '../../application/list-notes';

@@ -1,4 +1,4 @@
-import type { RequestShapes } from '../../../../src/adapters/http/modules/http-kit';
+import type { RequestShapes } from 'portcullis';
 import { CreateNoteBody } from './create-note-body';
 
 /** The request schemas of examples/notes/openapi.yaml, derived from these DTOs (`npm run openapi:requests`). */

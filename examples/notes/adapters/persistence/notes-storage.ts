@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ModuleStorageAdapters } from '../../../../src/adapters/persistence/modules/persistence-kit';
+import type { ModuleStorageAdapters } from 'portcullis';
 import type { NoteRepositories } from '../../application/note-repository';
 import { KyselyNoteRepository, type NotesDB } from './kysely-note-repository';
 import { memoryNoteRepository, type NotesState } from './memory-note-repository';

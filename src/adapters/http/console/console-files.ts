@@ -1,12 +1,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { packageRoot } from '../docs/openapi-document';
 
 /**
- * console/dist at the package root, where `npm run console:build` writes the console. This module
- * sits four folders below the root both as source (src/adapters/http/console) and as build output
- * (dist/adapters/http/console), like docs/openapi-document.ts.
+ * console/dist at the package root, where `npm run console:build` writes the console and where the
+ * published package carries it: found from this file's own place, whichever entry started the
+ * process (npm start, a module's entry file, the installed package), as docs/openapi.yaml is.
  */
-export const CONSOLE_DIST = path.resolve(__dirname, '../../../../console/dist');
+export const CONSOLE_DIST = path.join(packageRoot(), 'console', 'dist');
 
 export interface ConsoleFile {
   readonly contentType: string;

@@ -5,9 +5,9 @@ import { load } from 'js-yaml';
 /**
  * The folder of the package.json nearest above this file: the repository, or the installed
  * package. Found by walking up rather than by a fixed depth, so the same code finds it as source
- * (ts-jest, tsx), as build output in dist/ (`npm start`) and in the examples' build
- * (dist/with-examples/src/...). docs/openapi.yaml ships as the file itself beside dist/, like
- * package.json, rather than as a copy that could drift from it; so do the modules' parts.
+ * (ts-jest, tsx), as build output in dist/ (`npm start`, a module's entry file) and in an installed
+ * package (node_modules/portcullis/dist). docs/openapi.yaml ships as the file itself beside dist/,
+ * like package.json, rather than as a copy that could drift from it.
  */
 export function packageRoot(from: string = __dirname): string {
   for (let dir = from; ; dir = path.dirname(dir)) {

@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { type OpenApiDocument, openApiDocument, packageRoot, readOpenApiDocument } from '../docs/openapi-document';
+import { type OpenApiDocument, openApiDocument, readOpenApiDocument } from '../docs/openapi-document';
 
 /** A module's part of the API reference. */
 export interface ModuleApiReference {
   readonly name: string;
   /**
-   * An OpenAPI 3.1 document with the module's paths and components, relative to the package root
-   * (`examples/notes/openapi.yaml`). Its `$ref`s may name identity's components (the shared error
+   * An OpenAPI 3.1 document with the module's paths and components: absolute, or relative to the
+   * folder the service runs in (`examples/notes/openapi.yaml`). Its `$ref`s may name identity's components (the shared error
    * answers: `#/components/responses/Unauthorized`), since it is merged into identity's document.
    */
   readonly file: string;
@@ -61,12 +61,16 @@ export function mergeOpenApi(base: OpenApiDocument, parts: readonly { name: stri
   return { ...base, tags, paths, components };
 }
 
-/** Identity's document with the given modules' parts, read from their files (at start: a missing file stops the service). */
+/**
+ * Identity's document with the given modules' parts, read from their files (at start: a missing
+ * file stops the service). A module's file is its own project's, not this package's: a relative
+ * name is taken from the folder the process runs in (the project's root, where npm runs its
+ * scripts and jest its tests); an absolute one as it is.
+ */
 export function openApiWithModules(modules: readonly ModuleApiReference[]): OpenApiDocument {
-  const root = packageRoot();
   return mergeOpenApi(openApiDocument(), modules.map((module) => ({
     name: module.name,
-    document: readOpenApiDocument(path.join(root, module.file)),
+    document: readOpenApiDocument(path.resolve(module.file)),
     auditActions: module.auditActions,
   })));
 }

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { disableTenantWall, enableTenantWall } from '../../../../../src/adapters/persistence/modules/persistence-kit';
+import { disableTenantWall, enableTenantWall } from 'portcullis';
 
 // The module's one table, behind the tenant wall: the service's role sees and writes only the rows
 // of the tenant its unit of work names, whatever a query's WHERE clause says.
