@@ -42,14 +42,15 @@ lint: install
 lint-openapi: install
 	$(NPM) run lint:openapi
 
-# Type check, layering rule, API reference lint and the console's build (its own type check), side
-# by side once both packages are installed; then the console's component tests and every jest
+# Type check, layering rule, API reference lint, the service's build (the tests of the documented
+# start and migrate commands run dist/) and the console's build (its own type check), side by side
+# once both packages are installed; then the console's component tests and every jest
 # test, both always run. Postgres tests run when DATABASE_URL is set; the console's browser tests
 # when Chromium is installed (REQUIRE_BROWSER=1 makes its absence a failure). Among the jest tests,
 # test/packaging packs both packages and installs them into an empty project (npm, the registry
 # for what the local cache lacks).
 .PHONY: checks
-checks: typecheck lint lint-openapi console
+checks: typecheck lint lint-openapi build console
 
 test: install console/node_modules/.install-stamp
 	@$(MAKE) --no-print-directory -j4 --output-sync=target checks
