@@ -7,6 +7,7 @@ import type { ApiKeyUsage } from '../application/ports/api-key-usage';
 import type { Clock } from '../application/ports/clock';
 import type { IdGenerator } from '../application/ports/ids';
 import type { LoginThrottle } from '../application/ports/login-throttle';
+import type { Mailer } from '../application/ports/mailer';
 import type { PasswordHasher } from '../application/ports/password-hasher';
 import type { Secrets } from '../application/ports/secrets';
 import type { TokenService } from '../application/ports/token-service';
@@ -31,6 +32,7 @@ import { type CredentialFeed, openCredentialFeed } from './change-feed';
 import { Closeables } from './closeables';
 import type { Config } from './config';
 import { type OpenedStorage, openStorage } from './database';
+import { mailerOf } from './mailer';
 import { createMetrics } from './metrics';
 import { composeModules, moduleMigrationsOf } from './modules/compose-modules';
 import { identityModule } from './modules/identity-module';
@@ -56,6 +58,8 @@ export interface AssemblyParts {
   readonly hasher?: PasswordHasher;
   readonly ids?: IdGenerator;
   readonly secrets?: Secrets;
+  /** Unset: SMTP when SMTP_URL is set, else the development mailbox outside production, else none (mailer.ts). */
+  readonly mailer?: Mailer;
   /** Unset: Redis when REDIS_URL is set, else counted in this process. */
   readonly loginThrottle?: LoginThrottle;
   /** Unset: batched writes of last_used_at, flushed when the assembly closes. */
@@ -97,6 +101,8 @@ export interface Assembly {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly secrets: Secrets;
+  /** How e-mail is sent; undefined in production when SMTP_URL is unset. */
+  readonly mailer: Mailer | undefined;
   /** The credential cache and the instance's change position (the test kit waits on it). */
   readonly feed: CredentialFeed;
   /** Where last_used_at goes (tests flush it as the instance would at the end of its interval). */
@@ -141,6 +147,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
     const clock = parts.clock ?? new SystemClock();
     const ids = parts.ids ?? new RandomUuidGenerator();
     const secrets = parts.secrets ?? new NodeSecrets();
+    const mailer = parts.mailer ?? mailerOf(config, logger);
     const keyUsage = parts.keyUsage
       ?? new BatchedApiKeyUsage(storage.storage.repos.apiKeys, clock, failed('api key usage'), config.apiKeyUsage);
     if (keyUsage instanceof BatchedApiKeyUsage) closeables.add('api key usage', () => keyUsage.close());
@@ -191,7 +198,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       changeHeartbeatMs: parts.changeHeartbeatMs,
       consoleFiles: parts.consoleFiles,
     });
-    return { listener: app.listener, routes: app.routes, useCases, storage, clock, ids, secrets, feed, keyUsage, metrics, tokens, close };
+    return { listener: app.listener, routes: app.routes, useCases, storage, clock, ids, secrets, mailer, feed, keyUsage, metrics, tokens, close };
   } catch (error) {
     await close();
     throw error;

@@ -88,6 +88,18 @@ export interface Config {
      */
     readonly port: number | undefined;
   };
+  /** How e-mail leaves the service (src/bootstrap/mailer.ts chooses the adapter from these). */
+  readonly mail: {
+    /** smtp:// or smtps://, credentials in the URL; unset, the development mailbox (none in production). */
+    readonly smtpUrl: string | undefined;
+    /** The From of every message; set whenever smtpUrl is. */
+    readonly from: string | undefined;
+  };
+  /**
+   * Where people reach the service, for links in e-mail. Outside production http://localhost:3000
+   * when unset; in production unset means undefined.
+   */
+  readonly publicUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -101,6 +113,9 @@ export class ConfigError extends Error {
  * throttle and failure counts never answer on the public port. The Prometheus exporters' usual port.
  */
 export const DEFAULT_PRODUCTION_METRICS_PORT = 9464;
+
+/** PUBLIC_URL outside production when unset: the service on its default port. */
+export const DEFAULT_DEVELOPMENT_PUBLIC_URL = 'http://localhost:3000';
 
 /** Production secrets must carry at least 256 bits for HS256. */
 export const MIN_PRODUCTION_SECRET_BYTES = 32;
@@ -137,6 +152,29 @@ const postgresUrl = makeValidator<string>((input) => {
   if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
     throw new Error(`must be a postgres:// or postgresql:// URL (not ${protocol}//); Portcullis stores its data in Postgres only`);
   }
+  return input;
+});
+
+/** Where mail is sent: an SMTP server, plain (STARTTLS when offered) or TLS from the start. */
+const smtpUrl = makeValidator<string>((input) => {
+  let protocol: string;
+  try {
+    protocol = new URL(input).protocol;
+  } catch {
+    throw new Error('must be an smtp:// or smtps:// URL');
+  }
+  if (protocol !== 'smtp:' && protocol !== 'smtps:') throw new Error(`must be an smtp:// or smtps:// URL (not ${protocol}//)`);
+  return input;
+});
+
+const httpUrl = makeValidator<string>((input) => {
+  let protocol: string;
+  try {
+    protocol = new URL(input).protocol;
+  } catch {
+    throw new Error('must be an http:// or https:// URL');
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`must be an http:// or https:// URL (not ${protocol}//)`);
   return input;
 });
 
@@ -200,6 +238,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     METRICS_ENABLED: bool({ default: true }),
     METRICS_PORT: port({ default: undefined }),
     METRICS_ON_MAIN_PORT: bool({ default: false }),
+    SMTP_URL: smtpUrl({ default: undefined }),
+    MAIL_FROM: str({ default: undefined }),
+    PUBLIC_URL: httpUrl({ default: undefined }),
   }, {
     reporter: ({ errors }) => {
       for (const [name, error] of Object.entries(errors)) {
@@ -254,6 +295,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (cleaned.SHUTDOWN_DELAY_MS >= cleaned.SHUTDOWN_GRACE_MS) {
     problems.push('SHUTDOWN_DELAY_MS: must be less than SHUTDOWN_GRACE_MS, or no time is left to finish requests');
   }
+  if (cleaned.SMTP_URL !== undefined && (cleaned.MAIL_FROM ?? '').trim() === '') {
+    problems.push('MAIL_FROM: is required when SMTP_URL is set (the From of every message)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -299,5 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     },
     http: { headersTimeoutMs: cleaned.HEADERS_TIMEOUT_MS, requestTimeoutMs: cleaned.REQUEST_TIMEOUT_MS },
     metrics: { enabled: cleaned.METRICS_ENABLED, port: metricsPort },
+    mail: { smtpUrl: cleaned.SMTP_URL, from: cleaned.MAIL_FROM },
+    publicUrl: cleaned.PUBLIC_URL ?? (cleaned.NODE_ENV === 'production' ? undefined : DEFAULT_DEVELOPMENT_PUBLIC_URL),
   };
 }

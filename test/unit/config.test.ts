@@ -196,4 +196,36 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SHUTDOWN_GRACE_MS: '1000', SHUTDOWN_DELAY_MS: '1000' })).toThrow(/SHUTDOWN_DELAY_MS: must be less than/);
     expect(() => loadConfig({ REDIS_KEY_PREFIX: '' })).toThrow(/REDIS_KEY_PREFIX/);
   });
+
+  describe('e-mail', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), TENANT_WALL_KEY: 'w'.repeat(32), DATABASE_URL: 'postgres://web@db/x' };
+
+    it('reads SMTP_URL, MAIL_FROM and PUBLIC_URL', () => {
+      expect(loadConfig({ SMTP_URL: 'smtps://user:secret@mail.example.com:465', MAIL_FROM: 'Acme <no-reply@example.com>', PUBLIC_URL: 'https://auth.example.com' }))
+        .toMatchObject({ mail: { smtpUrl: 'smtps://user:secret@mail.example.com:465', from: 'Acme <no-reply@example.com>' }, publicUrl: 'https://auth.example.com' });
+      expect(loadConfig({ SMTP_URL: 'smtp://mail.example.com:587', MAIL_FROM: 'no-reply@example.com' }).mail.smtpUrl).toBe('smtp://mail.example.com:587');
+    });
+
+    it('sends no mail by SMTP unless told; PUBLIC_URL defaults to the local service outside production only', () => {
+      expect(loadConfig({})).toMatchObject({ mail: { smtpUrl: undefined, from: undefined }, publicUrl: 'http://localhost:3000' });
+      expect(loadConfig(production)).toMatchObject({ mail: { smtpUrl: undefined }, publicUrl: undefined });
+    });
+
+    it('refuses an SMTP_URL that is not smtp:// or smtps://, naming the variable', () => {
+      expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com', MAIL_FROM: 'a@example.com' }))
+        .toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL \(not http:\/\/\)/);
+      expect(() => loadConfig({ SMTP_URL: 'mail.example.com', MAIL_FROM: 'a@example.com' })).toThrow(/SMTP_URL: must be an smtp/);
+      expect(() => loadConfig({ SMTP_URL: 'not a url', MAIL_FROM: 'a@example.com' })).toThrow(/SMTP_URL: must be an smtp/);
+    });
+
+    it('requires MAIL_FROM when SMTP_URL is set', () => {
+      expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com' })).toThrow(/MAIL_FROM: is required when SMTP_URL is set/);
+      expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: ' ' })).toThrow(/MAIL_FROM: is required/);
+    });
+
+    it('refuses a PUBLIC_URL that is not http:// or https://', () => {
+      expect(() => loadConfig({ PUBLIC_URL: 'ftp://example.com' })).toThrow(/PUBLIC_URL: must be an http:\/\/ or https:\/\/ URL/);
+      expect(() => loadConfig({ PUBLIC_URL: 'example.com' })).toThrow(/PUBLIC_URL/);
+    });
+  });
 });
