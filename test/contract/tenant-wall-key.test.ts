@@ -55,7 +55,7 @@ describe('the tenant-wall key on PGlite', () => {
     const old = await openServingPglite(dataDir, [], { tenantWallKey: first });
     await aTenantReadsBack(old);
     await old.close();
-  });
+  }, 120_000); // an embedded database made in a folder and opened four times: about 15 s alone, far more on a busy machine
 });
 
 describeIfPostgres('the tenant-wall key and who may connect, on Postgres', (serverUrl) => {
