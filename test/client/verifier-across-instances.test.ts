@@ -72,6 +72,8 @@ describeIfPostgres('the verifier library, its stream on one Portcullis instance 
   it('a key revoked: once the change has reached the downstream, it refuses the key, though B has not heard of the change yet', async () => {
     const owner = await signupOwner(a.app);
     const key = await createApiKey(a.app, owner);
+    // B current first: a change it heard late (the key's creation) would otherwise drop what it remembers next.
+    await b.positions.caughtUp();
     expect((await whoami({ 'x-api-key': key })).status).toBe(200); // asked B, which now holds the key in memory too
     const { id } = (await request(a.app).get(`${AUTH}/api-keys`).set(bearer(owner))).body.api_keys[0];
 
@@ -93,6 +95,8 @@ describeIfPostgres('the verifier library, its stream on one Portcullis instance 
     const owner = await signupOwner(a.app);
     const admin = await joinWithRole(a.app, owner, 'admin');
     const key = await createApiKey(a.app, admin);
+    // B current first: a change it heard late (the admin's joining) would otherwise drop what it remembers next.
+    await b.positions.caughtUp();
     for (const headers of [bearer(admin), { 'x-api-key': key }]) expect((await whoami(headers)).status).toBe(200);
 
     proxy.delay(DELAY_MS);
