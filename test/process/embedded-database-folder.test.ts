@@ -1,25 +1,15 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceProcess } from '../support/service-process';
+import { runCommand, type CommandResult } from '../support/run-command';
 
 const ROOT = join(__dirname, '..', '..');
 
 /** `npm run <tool> -- <args>` (from its source: service-key, migrate), on the embedded database in `dataDir`. */
-function tool(name: 'service-key' | 'migrate', args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'bootstrap', `${name}.ts`), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', PGLITE_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => { stdout += text; });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function tool(name: 'service-key' | 'migrate', args: string[], dataDir: string): Promise<CommandResult> {
+  return runCommand(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'bootstrap', `${name}.ts`), ...args], { PGLITE_DIR: dataDir });
 }
 
 /** A pid no process has: one that has just ended. */

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { Client } from 'pg';
 import { describeIfPostgres } from '../support/postgres';
 import { SERVICE_TENANT_WALL_KEY, ServiceProcess } from '../support/service-process';
 import { uniqueEmail } from '../support/test-use-cases';
+import { runCommand, type CommandResult } from '../support/run-command';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -30,19 +30,8 @@ async function asLogin<T>(url: string, work: (client: Client) => Promise<T>): Pr
 }
 
 /** `npm run <script>` from the repository (which needs `npm run build`), with only the environment given. */
-function npmRun(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '-s', script], {
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => { stdout += text; });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function npmRun(script: string, env: Record<string, string>): Promise<CommandResult> {
+  return runCommand('npm', ['run', '-s', script], env);
 }
 
 function withUser(url: string, user: string, database?: string): string {

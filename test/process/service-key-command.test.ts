@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { openPostgres } from '../../src/adapters/persistence/kysely/driver/dialects';
 import { openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
@@ -6,6 +5,7 @@ import { parseServiceKeyCommand } from '../../src/bootstrap/service-key-command'
 import { ALL_TENANTS, namedTenants } from '../../src/domain/service-key';
 import { describeIfPostgres } from '../support/postgres';
 import { aTenant } from '../contract/storage-fixtures';
+import { runCommand, type CommandResult } from '../support/run-command';
 
 const ROOT = join(__dirname, '..', '..');
 const COMMAND = join(ROOT, 'src', 'bootstrap', 'service-key.ts');
@@ -41,19 +41,8 @@ describe('the service-key command line: what an operator must say', () => {
   });
 });
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', COMMAND, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => { stdout += text; });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[], env: Record<string, string>): Promise<CommandResult> {
+  return runCommand(process.execPath, ['--import', 'tsx', COMMAND, ...args], env);
 }
 
 describeIfPostgres('the service-key command line on Postgres', (url) => {
