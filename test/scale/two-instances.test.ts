@@ -17,7 +17,11 @@ async function call(service: ServiceProcess, method: string, path: string, optio
     headers: { 'content-type': 'application/json', ...options.headers },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  const body = (await res.json()) as Record<string, unknown>;
+  // A 5xx is never an expected answer here; when one comes, the instance's own account of it is
+  // what tells a flaky machine from a fault.
+  if (res.status >= 500) throw new Error(`${method} ${path} answered ${res.status} ${JSON.stringify(body)}; instance's warnings: ${JSON.stringify(service.troubles)}`);
+  return { status: res.status, body };
 }
 
 const bearer = (token: unknown) => ({ authorization: `Bearer ${String(token)}` });
@@ -42,6 +46,7 @@ describeIfPostgres('two instances on one Postgres and one Redis', (databaseUrl) 
         RATE_LIMIT_LOGIN: '5',
       };
       [a, b] = await Promise.all([ServiceProcess.start(env), ServiceProcess.start(env)]);
+      await Promise.all([a.waitUntilReady(), b.waitUntilReady()]);
     }, 180_000);
 
     afterAll(() => {

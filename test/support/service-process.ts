@@ -81,6 +81,31 @@ export class ServiceProcess {
     return new ServiceProcess(child, port);
   }
 
+  /**
+   * Polls GET /readyz until it answers 200 (the database, every migration and Redis when set), as
+   * a load balancer does before it sends an instance traffic. Listening alone is not that.
+   */
+  async waitUntilReady(timeoutMs = 30_000): Promise<void> {
+    const started = Date.now();
+    let last = 'no answer';
+    for (;;) {
+      try {
+        const res = await fetch(`${this.url}/readyz`);
+        if (res.status === 200) return;
+        last = `${res.status} ${await res.text()}`;
+      } catch (error) {
+        last = error instanceof Error ? error.message : String(error);
+      }
+      if (Date.now() - started > timeoutMs) throw new Error(`not ready within ${timeoutMs} ms (last /readyz: ${last}); logs: ${JSON.stringify(this.logs)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Log lines at warn or above, for a failure message. */
+  get troubles(): LogLine[] {
+    return this.logs.filter((line) => line.level === 'warn' || line.level === 'error' || line.level === 'fatal');
+  }
+
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }
