@@ -1,4 +1,5 @@
 import { LIST_API_KEYS, LIST_MEMBERS } from '../../src/adapters/persistence/kysely/migrations/0012-tenant-list-reads';
+import { CLAIM_MAIL, FINISH_MAIL, MAIL_SUBJECT } from '../../src/adapters/persistence/kysely/migrations/0013-email-tokens-and-outbox';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { auditRow } from '../../src/adapters/persistence/kysely/repositories/audit-event-repository';
@@ -198,6 +199,37 @@ export function describeForgedTenantCases(name: string, setting: ForgedTenantSet
       expect(keys.rows).toEqual([{ id: b.key.id }]);
       const user = await sql<{ id: string }>`select id from ${sql.id(LOOKUP_USER_BY_EMAIL)}(${b.user.email}, ${walls().emailProof(b.user.email)})`.execute(attacker);
       expect(user.rows).toEqual([{ id: b.user.id }]);
+    });
+
+    test("the outbox: the login may add a message for no tenant but its proven one, and reads, claims or finishes none without the service's proof", async () => {
+      const { a, b } = victim;
+      // Due long ago, so that no worker of another test claims it first.
+      const due = new Date('1999-01-01T00:00:00.000Z');
+      const mail = { id: randomUUID(), tenantId: b.tenant.id, kind: 'password-reset', recipient: b.user.email, input: { token: 'x'.repeat(64) }, createdAt: due };
+      await createKyselyStorage(setting.serving(), async () => undefined).repos.outbox.enqueue(mail);
+      const row = {
+        id: randomUUID(), tenant_id: b.tenant.id, kind: 'password-reset', recipient: a.user.email,
+        input: sql`'{}'::jsonb`, next_attempt_at: due, leased_until: null, created_at: due, finished_at: null, last_error: null,
+      };
+      for (const [, context] of [...contexts(), ['A\'s own proof', { name: WALL_SETTING, value: walls().setting(a.tenant.id) }] as const]) {
+        await expect(as(context, (trx) => trx.insertInto('mail_outbox').values(row).execute())).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
+      }
+      await expect(as(genuine(), (trx) => trx.selectFrom('mail_outbox').select('input').execute())).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
+
+      const other = new TenantWalls(`another database's key ${randomUUID()}`);
+      const now = new Date('1999-01-02T00:00:00.000Z');
+      for (const proof of [null, '', randomBytes(32).toString('hex'), walls().tenantProof(b.tenant.id), other.proof(MAIL_SUBJECT)]) {
+        const claimed = (await sql`select * from ${sql.id(CLAIM_MAIL)}(${now}::timestamptz, ${now}::timestamptz, 100, ${proof})`.execute(setting.attacker())).rows;
+        const finished = (await sql<{ done: boolean }>`
+          select ${sql.id(FINISH_MAIL)}(${mail.id}::uuid, 0, 'sent', ${now}::timestamptz, null, null, ${proof}) as done`.execute(setting.attacker())).rows;
+        expect({ proof, claimed, finished }).toEqual({ proof, claimed: [], finished: [{ done: false }] });
+      }
+      const genuineClaim = await sql<{ id: string }>`
+        select id from ${sql.id(CLAIM_MAIL)}(${now}::timestamptz, ${now}::timestamptz, 100, ${walls().proof(MAIL_SUBJECT)})`.execute(setting.attacker());
+      expect(genuineClaim.rows.map((claimed) => claimed.id)).toContain(mail.id);
+      const left = await setting.owner().selectFrom('mail_outbox').select(['recipient', 'status']).where('id', '=', mail.id).executeTakeFirst();
+      expect(left).toEqual({ recipient: b.user.email, status: 'pending' });
+      await setting.owner().updateTable('mail_outbox').set({ status: 'failed' }).where('id', '=', mail.id).execute();
     });
 
     test("nothing tells which tenant holds an id, and the key and its check are out of the login's reach", async () => {

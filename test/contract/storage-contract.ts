@@ -3,6 +3,7 @@ import { describeApiKeyCases, describeApiKeyLifecycleCases } from './cases/api-k
 import { describeAuditEventCases } from './cases/audit-event-cases';
 import { describeConcurrencyCases } from './cases/concurrency-cases';
 import { describeInviteCases } from './cases/invite-cases';
+import { describeConcurrentMailCases, describeMailCases } from './cases/mail-cases';
 import { describeMemberCases } from './cases/member-cases';
 import { describeTenantCases } from './cases/tenant-cases';
 import { describeUnitOfWorkCases } from './cases/unit-of-work-cases';
@@ -44,6 +45,10 @@ export function describeStorageContract(
     describeMemberCases(get);
     describeInviteCases(get);
     describeAuditEventCases(get);
-    if (opts.concurrent) describeConcurrencyCases(get);
+    describeMailCases(get);
+    if (opts.concurrent) {
+      describeConcurrencyCases(get);
+      describeConcurrentMailCases(get);
+    }
   });
 }

@@ -1,4 +1,6 @@
 import type { ApiKey } from '../../domain/api-key';
+import type { EmailToken, EmailTokenPurpose } from '../../domain/email-token';
+import type { ClaimedMail, MailOutcome, OutgoingMail } from '../../domain/outgoing-mail';
 import type { AuditEventRepository } from './audit-events';
 import type { Invite, InviteSummary } from '../../domain/invite';
 import type { InvitableRole, Role } from '../../domain/role';
@@ -72,6 +74,59 @@ export interface UserRepository {
    * any more, and its e-mail address is free to register again.
    */
   markRemoved(tenantId: string, userId: string, at: Date): Promise<boolean>;
+  /**
+   * Records that the member proved they read `email`, only while that is still their address (a
+   * token sent to an address they have since left proves nothing). Keeps an earlier time. False
+   * when not a member or the address differs.
+   */
+  markEmailVerified(tenantId: string, userId: string, email: string, at: Date): Promise<boolean>;
+  /** When the member's current address was proven; null when never, or not a member. */
+  emailVerifiedAt(tenantId: string, userId: string): Promise<Date | null>;
+  /**
+   * Moves the member from address `change.from` to `change.to`, proven at `verifiedAt`, only while
+   * `from` is still their address, and ends their sessions (raises the auth version: tokens carry the
+   * address). Returns the member as stored after; null when not a member or the address differs.
+   * Throws EmailAlreadyRegistered when `to` is taken.
+   */
+  changeEmail(tenantId: string, userId: string, change: { readonly from: string; readonly to: string }, verifiedAt: Date): Promise<User | null>;
+}
+
+/** Tokens sent by e-mail (domain/email-token.ts). */
+export interface EmailTokenRepository {
+  /** Inserts a new token. Throws as is on a duplicate hash (random tokens make one a failure). */
+  create(token: EmailToken): Promise<void>;
+  /** Global lookup by SHA-256 hash, whatever the token's state; null when unknown. */
+  findByHash(tokenHash: string): Promise<EmailToken | null>;
+  /**
+   * Uses the tenant's token once: sets used_at only while it is unused and unexpired at `now`.
+   * False when another request used it first, it was voided, it expired, or there is no such token.
+   */
+  consume(tenantId: string, tokenId: string, now: Date): Promise<boolean>;
+  /** Voids the member's unused tokens of that purpose (a newer one is coming, or the password changed); returns how many. */
+  voidUnused(tenantId: string, userId: string, purpose: EmailTokenPurpose, at: Date): Promise<number>;
+}
+
+/**
+ * The outbox. A message is enqueued inside the unit of work that causes it, so it exists exactly
+ * when the change committed; workers on any instance claim and finish it. A claim is a lease: a
+ * claimed message is not claimed again until the lease ends (the worker that held it died), and
+ * an attempt is finished only by the claim that made it.
+ */
+export interface MailOutboxRepository {
+  /** Adds a message, due at once. Ids are fresh, so a conflict is a storage failure and is thrown as is. */
+  enqueue(mail: OutgoingMail): Promise<void>;
+  /**
+   * Claims up to `limit` due messages (pending, next attempt at or before `now`, no live lease),
+   * oldest due first, counts the attempt and leases each until `leaseUntil`. Concurrent claims, on
+   * any instance, never return the same message while a lease lives.
+   */
+  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMail[]>;
+  /**
+   * Ends the attempt `attempt` of the message: sent or failed for good (the input, which may hold a
+   * token, is wiped), or pending again from `nextAttemptAt`. False, changing nothing, when the
+   * message is no longer at that attempt (its lease ended and another claim took it) or finished.
+   */
+  finish(mailId: string, attempt: number, outcome: MailOutcome): Promise<boolean>;
 }
 
 /** A stored hash replaced by another, on condition that it is still the one stored. */
@@ -169,4 +224,6 @@ export interface Repositories {
   readonly apiKeys: ApiKeyRepository;
   readonly invites: InviteRepository;
   readonly auditEvents: AuditEventRepository;
+  readonly emailTokens: EmailTokenRepository;
+  readonly outbox: MailOutboxRepository;
 }

@@ -13,6 +13,8 @@ export interface DB {
   tenant_invites: TenantInvitesTable;
   audit_events: AuditEventsTable;
   service_keys: ServiceKeysTable;
+  email_tokens: EmailTokensTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export interface TenantsTable {
@@ -34,6 +36,37 @@ export interface UsersTable {
   auth_version: Generated<number>;
   /** Set when the member is removed; such a row is never found by a lookup. */
   removed_at: Date | null;
+  /** When the member proved they read their current address (migration 0013). */
+  email_verified_at: Generated<Date | null>;
+}
+
+export interface EmailTokensTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  purpose: string;
+  token_hash: string;
+  email: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+/** The app role may only insert (migration 0013); workers go through claim_mail and finish_mail. */
+export interface MailOutboxTable {
+  id: string;
+  tenant_id: string;
+  kind: string;
+  recipient: string;
+  /** jsonb, written as serialised text. */
+  input: ColumnType<unknown, unknown, never>;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  next_attempt_at: Date;
+  leased_until: Date | null;
+  created_at: Date;
+  finished_at: Date | null;
+  last_error: string | null;
 }
 
 export interface ApiKeysTable {

@@ -3,6 +3,7 @@ import { EmailAlreadyRegistered } from '../../../domain/errors';
 import type { User } from '../../../domain/user';
 import type { MemoryState, StoredUser } from './memory-state';
 import { memoryAuditEvents } from './memory-audit-events';
+import { memoryEmailTokens, memoryOutbox } from './memory-mail';
 
 /** A unique index the memory backend has to enforce by hand, failing as Postgres would. */
 class UniqueViolation extends Error {
@@ -21,7 +22,7 @@ function byCreated(direction: 1 | -1) {
     direction * (a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-function asUser({ removedAt: _removed, ...user }: StoredUser): User {
+function asUser({ removedAt: _removed, emailVerifiedAt: _verified, ...user }: StoredUser): User {
   return user;
 }
 
@@ -61,7 +62,7 @@ export function memoryRepositories(state: MemoryState): Repositories {
       async create(user) {
         assertUnique(state.users.values(), (u) => u.id === user.id, 'users_pkey');
         for (const u of state.users.values()) if (u.email === user.email && u.removedAt === null) throw new EmailAlreadyRegistered();
-        state.users.set(user.id, { ...user, removedAt: null });
+        state.users.set(user.id, { ...user, removedAt: null, emailVerifiedAt: null });
       },
       async findByEmail(email) {
         for (const u of state.users.values()) if (u.email === email && u.removedAt === null) return asUser(u);
@@ -109,6 +110,21 @@ export function memoryRepositories(state: MemoryState): Repositories {
         const user = member(tenantId, userId);
         if (user) update(user, { removedAt: at, authVersion: user.authVersion + 1 });
         return user !== null;
+      },
+      async markEmailVerified(tenantId, userId, email, at) {
+        const user = member(tenantId, userId);
+        if (!user || user.email !== email) return false;
+        if (user.emailVerifiedAt === null) update(user, { emailVerifiedAt: at });
+        return true;
+      },
+      async emailVerifiedAt(tenantId, userId) {
+        return member(tenantId, userId)?.emailVerifiedAt ?? null;
+      },
+      async changeEmail(tenantId, userId, { from, to }, verifiedAt) {
+        const user = member(tenantId, userId);
+        if (!user || user.email !== from) return null;
+        for (const u of state.users.values()) if (u.email === to && u.removedAt === null && u.id !== userId) throw new EmailAlreadyRegistered();
+        return asUser(update(user, { email: to, emailVerifiedAt: verifiedAt, authVersion: user.authVersion + 1 }));
       },
     },
     apiKeys: {
@@ -195,5 +211,7 @@ export function memoryRepositories(state: MemoryState): Repositories {
       },
     },
     auditEvents: memoryAuditEvents(state.auditEvents),
+    emailTokens: memoryEmailTokens(state.emailTokens),
+    outbox: memoryOutbox(state.outbox),
   };
 }

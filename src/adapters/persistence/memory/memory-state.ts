@@ -1,6 +1,8 @@
 import type { ApiKey } from '../../../domain/api-key';
 import type { AuditEvent } from '../../../domain/audit-event';
+import type { EmailToken } from '../../../domain/email-token';
 import type { Invite } from '../../../domain/invite';
+import type { ClaimedMail } from '../../../domain/outgoing-mail';
 import type { Tenant } from '../../../domain/tenant';
 import type { User } from '../../../domain/user';
 import type { UnloggedChange } from './memory-change-log';
@@ -8,6 +10,16 @@ import type { UnloggedChange } from './memory-change-log';
 /** A user row as stored: removal keeps the row and marks it, as the SQL table does. */
 export interface StoredUser extends User {
   readonly removedAt: Date | null;
+  readonly emailVerifiedAt: Date | null;
+}
+
+/** An outbox row as stored: `attempt` is the number of attempts claimed so far. */
+export interface StoredMail extends ClaimedMail {
+  readonly status: 'pending' | 'sent' | 'failed';
+  readonly nextAttemptAt: Date;
+  readonly leasedUntil: Date | null;
+  readonly finishedAt: Date | null;
+  readonly lastError: string | null;
 }
 
 /** Records are immutable values, so copying the maps is a full snapshot of the database. */
@@ -17,10 +29,14 @@ export interface MemoryState {
   readonly apiKeys: Map<string, ApiKey>;
   readonly invites: Map<string, Invite>;
   readonly auditEvents: Map<string, AuditEvent>;
+  readonly emailTokens: Map<string, EmailToken>;
+  readonly outbox: Map<string, StoredMail>;
 }
 
 export function emptyState(): MemoryState {
-  return { tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map(), auditEvents: new Map() };
+  return {
+    tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map(), auditEvents: new Map(), emailTokens: new Map(), outbox: new Map(),
+  };
 }
 
 export function snapshot(state: MemoryState): MemoryState {
@@ -30,6 +46,8 @@ export function snapshot(state: MemoryState): MemoryState {
     apiKeys: new Map(state.apiKeys),
     invites: new Map(state.invites),
     auditEvents: new Map(state.auditEvents),
+    emailTokens: new Map(state.emailTokens),
+    outbox: new Map(state.outbox),
   };
 }
 

@@ -11,6 +11,7 @@ import * as tenantWallProofs from './0009-tenant-wall-proofs';
 import * as credentialChangeLog from './0010-credential-change-log';
 import * as moduleReadinessAndAuditActionIndex from './0011-module-readiness-and-audit-action-index';
 import * as tenantListReads from './0012-tenant-list-reads';
+import * as emailTokensAndOutbox from './0013-email-tokens-and-outbox';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -29,6 +30,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0010-credential-change-log': credentialChangeLog,
   '0011-module-readiness-and-audit-action-index': moduleReadinessAndAuditActionIndex,
   '0012-tenant-list-reads': tenantListReads,
+  '0013-email-tokens-and-outbox': emailTokensAndOutbox,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,8 @@
 import type { Repositories } from '../../../../application/ports/repositories';
 import { KyselyApiKeyRepository } from './api-key-repository';
 import { KyselyAuditEventRepository } from './audit-event-repository';
+import { KyselyEmailTokenRepository } from './email-token-repository';
+import { KyselyMailOutboxRepository } from './mail-outbox-repository';
 import { KyselyInviteRepository } from './invite-repository';
 import { KyselyTenantRepository } from './tenant-repository';
 import type { TenantScope } from '../driver/tenant-scope';
@@ -17,5 +19,7 @@ export function kyselyRepositories(scope: TenantScope): Repositories {
     apiKeys: new KyselyApiKeyRepository(scope),
     invites: new KyselyInviteRepository(scope),
     auditEvents: new KyselyAuditEventRepository(scope),
+    emailTokens: new KyselyEmailTokenRepository(scope),
+    outbox: new KyselyMailOutboxRepository(scope),
   };
 }

@@ -13,7 +13,7 @@ import type { DB, UsersTable } from '../schema';
 import { storedRole } from './stored-roles';
 import type { TenantScope } from '../driver/tenant-scope';
 
-type UserRow = Omit<Selectable<UsersTable>, 'removed_at'>;
+type UserRow = Omit<Selectable<UsersTable>, 'removed_at' | 'email_verified_at'>;
 
 const USER_COLUMNS = ['id', 'tenant_id', 'email', 'password_hash', 'role', 'created_at', 'auth_version'] as const;
 
@@ -133,6 +133,44 @@ export class KyselyUserRepository implements UserRepository {
 
   async markRemoved(tenantId: string, userId: string, at: Date): Promise<boolean> {
     return (await this.endSessions(tenantId, userId, { removed_at: at })) !== null;
+  }
+
+  async markEmailVerified(tenantId: string, userId: string, email: string, at: Date): Promise<boolean> {
+    if (!isUuid(tenantId) || !isUuid(userId)) return false;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      db.updateTable('users').set((eb) => ({ email_verified_at: eb.fn.coalesce('email_verified_at', sql<Date>`${at}::timestamptz`) }))
+        .where('id', '=', userId).where('tenant_id', '=', tenantId).where('removed_at', 'is', null)
+        .where('email', '=', email)
+        .returning('id')
+        .executeTakeFirst(),
+    );
+    return row !== undefined;
+  }
+
+  async emailVerifiedAt(tenantId: string, userId: string): Promise<Date | null> {
+    if (!isUuid(tenantId) || !isUuid(userId)) return null;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      members(db, tenantId).select('email_verified_at').where('id', '=', userId).executeTakeFirst(),
+    );
+    return row?.email_verified_at ?? null;
+  }
+
+  async changeEmail(tenantId: string, userId: string, { from, to }: { readonly from: string; readonly to: string }, verifiedAt: Date): Promise<User | null> {
+    if (!isUuid(tenantId) || !isUuid(userId)) return null;
+    try {
+      const row = await this.scope.forTenant(tenantId, (db) =>
+        db.updateTable('users')
+          .set((eb) => ({ email: to, email_verified_at: verifiedAt, auth_version: eb('auth_version', '+', 1) }))
+          .where('id', '=', userId).where('tenant_id', '=', tenantId).where('removed_at', 'is', null)
+          .where('email', '=', from)
+          .returning(USER_COLUMNS)
+          .executeTakeFirst(),
+      );
+      return row ? toUser(row) : null;
+    } catch (error) {
+      if (isUniqueViolation(error, USERS_EMAIL_UNIQUE)) throw new EmailAlreadyRegistered();
+      throw error;
+    }
   }
 
   /**
