@@ -15,6 +15,15 @@ export const AUDIT_ACTIONS = [
   'member.role_changed',
   'member.removed',
   'password.changed',
+  'password.reset_requested',
+  'password.reset',
+  'email.verified',
+  'email.change_requested',
+  'email.changed',
+  'email.sent',
+  'email.failed',
+  'email.skipped',
+  'invite.resent',
   'access.denied',
 ] as const;
 

@@ -16,7 +16,9 @@ type AuditEvent = Schemas['AuditEvent'];
 /** Identity's actions, as docs/openapi.yaml lists them; the type check fails here if the API gains one this list lacks. */
 export const AUDIT_ACTIONS = [
   'signup.tenant_created', 'signup.invite_accepted', 'login.succeeded', 'login.failed', 'api_key.created', 'api_key.revoked',
-  'invite.created', 'invite.revoked', 'invite.accepted', 'member.role_changed', 'member.removed', 'password.changed', 'access.denied',
+  'invite.created', 'invite.revoked', 'invite.accepted', 'member.role_changed', 'member.removed', 'password.changed',
+  'password.reset_requested', 'password.reset', 'email.verified', 'email.change_requested', 'email.changed', 'email.sent', 'email.failed', 'email.skipped', 'invite.resent',
+  'access.denied',
 ] as const satisfies readonly AuditAction[];
 const everyActionListed: [Exclude<AuditAction, (typeof AUDIT_ACTIONS)[number]>] extends [never] ? true : false = true;
 void everyActionListed;
