@@ -94,6 +94,10 @@ export interface Config {
     readonly smtpUrl: string | undefined;
     /** The From of every message; set whenever smtpUrl is. */
     readonly from: string | undefined;
+    /** How long a link's token lasts: a password reset, an address's verification, a new address's confirmation. */
+    readonly resetTtlSeconds: number;
+    readonly verifyTtlSeconds: number;
+    readonly changeTtlSeconds: number;
   };
   /**
    * Where people reach the service, for links in e-mail. Outside production http://localhost:3000
@@ -241,6 +245,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     SMTP_URL: smtpUrl({ default: undefined }),
     MAIL_FROM: str({ default: undefined }),
     PUBLIC_URL: httpUrl({ default: undefined }),
+    PASSWORD_RESET_TTL_SECONDS: positiveInt({ default: 1_800 }),
+    EMAIL_VERIFY_TTL_SECONDS: positiveInt({ default: 172_800 }),
+    EMAIL_CHANGE_TTL_SECONDS: positiveInt({ default: 3_600 }),
   }, {
     reporter: ({ errors }) => {
       for (const [name, error] of Object.entries(errors)) {
@@ -298,6 +305,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (cleaned.SMTP_URL !== undefined && (cleaned.MAIL_FROM ?? '').trim() === '') {
     problems.push('MAIL_FROM: is required when SMTP_URL is set (the From of every message)');
   }
+  if (cleaned.SMTP_URL !== undefined && cleaned.PUBLIC_URL === undefined && cleaned.NODE_ENV === 'production') {
+    problems.push('PUBLIC_URL: is required in production when SMTP_URL is set (the links in messages point there)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -343,7 +353,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     },
     http: { headersTimeoutMs: cleaned.HEADERS_TIMEOUT_MS, requestTimeoutMs: cleaned.REQUEST_TIMEOUT_MS },
     metrics: { enabled: cleaned.METRICS_ENABLED, port: metricsPort },
-    mail: { smtpUrl: cleaned.SMTP_URL, from: cleaned.MAIL_FROM },
+    mail: {
+      smtpUrl: cleaned.SMTP_URL,
+      from: cleaned.MAIL_FROM,
+      resetTtlSeconds: cleaned.PASSWORD_RESET_TTL_SECONDS,
+      verifyTtlSeconds: cleaned.EMAIL_VERIFY_TTL_SECONDS,
+      changeTtlSeconds: cleaned.EMAIL_CHANGE_TTL_SECONDS,
+    },
     publicUrl: cleaned.PUBLIC_URL ?? (cleaned.NODE_ENV === 'production' ? undefined : DEFAULT_DEVELOPMENT_PUBLIC_URL),
   };
 }

@@ -136,3 +136,25 @@ export class InvalidServiceKey extends DomainError {
   readonly code = 'INVALID_SERVICE_KEY';
   constructor() { super('Invalid or missing service key'); }
 }
+
+/** A route whose whole point is a message, on an instance with no way to send one: the same for every address. */
+export class MailNotConfigured extends DomainError {
+  readonly code = 'MAIL_NOT_CONFIGURED';
+  constructor() { super('E-mail delivery is not configured'); }
+}
+
+/** Unknown, used, voided or expired: one message for all, so a token's state is not told. */
+export class InvalidResetToken extends DomainError {
+  readonly code = 'INVALID_RESET_TOKEN';
+  constructor() { super('Invalid or expired reset token'); }
+}
+
+export class InvalidVerificationToken extends DomainError {
+  readonly code = 'INVALID_VERIFICATION_TOKEN';
+  constructor() { super('Invalid or expired verification token'); }
+}
+
+export class InvalidConfirmationToken extends DomainError {
+  readonly code = 'INVALID_CONFIRMATION_TOKEN';
+  constructor() { super('Invalid or expired confirmation token'); }
+}

@@ -34,4 +34,8 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   CURRENT_PASSWORD_INCORRECT: { status: 403 },
   LAST_OWNER: { status: 409 },
   INVALID_SERVICE_KEY: { status: 401 },
+  MAIL_NOT_CONFIGURED: { status: 503 },
+  INVALID_RESET_TOKEN: { status: 400 },
+  INVALID_VERIFICATION_TOKEN: { status: 400 },
+  INVALID_CONFIRMATION_TOKEN: { status: 400 },
 };
