@@ -94,6 +94,8 @@ export interface Config {
     readonly smtpUrl: string | undefined;
     /** The From of every message; set whenever smtpUrl is. */
     readonly from: string | undefined;
+    /** Messages allowed per hour to one address (whichever tenant), and for one tenant. */
+    readonly sendLimits: { readonly perRecipientPerHour: number; readonly perTenantPerHour: number };
   };
   /**
    * Where people reach the service, for links in e-mail. Outside production http://localhost:3000
@@ -241,6 +243,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     SMTP_URL: smtpUrl({ default: undefined }),
     MAIL_FROM: str({ default: undefined }),
     PUBLIC_URL: httpUrl({ default: undefined }),
+    MAIL_LIMIT_PER_RECIPIENT: positiveInt({ default: 5 }),
+    MAIL_LIMIT_PER_TENANT: positiveInt({ default: 200 }),
   }, {
     reporter: ({ errors }) => {
       for (const [name, error] of Object.entries(errors)) {
@@ -343,7 +347,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     },
     http: { headersTimeoutMs: cleaned.HEADERS_TIMEOUT_MS, requestTimeoutMs: cleaned.REQUEST_TIMEOUT_MS },
     metrics: { enabled: cleaned.METRICS_ENABLED, port: metricsPort },
-    mail: { smtpUrl: cleaned.SMTP_URL, from: cleaned.MAIL_FROM },
+    mail: {
+      smtpUrl: cleaned.SMTP_URL,
+      from: cleaned.MAIL_FROM,
+      sendLimits: { perRecipientPerHour: cleaned.MAIL_LIMIT_PER_RECIPIENT, perTenantPerHour: cleaned.MAIL_LIMIT_PER_TENANT },
+    },
     publicUrl: cleaned.PUBLIC_URL ?? (cleaned.NODE_ENV === 'production' ? undefined : DEFAULT_DEVELOPMENT_PUBLIC_URL),
   };
 }

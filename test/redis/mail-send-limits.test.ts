@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { MailSendLimitsUnavailable } from '../../src/application/ports/mail-send-limits';
 import { RedisMailSendLimits } from '../../src/adapters/rate-limit/redis-mail-send-limits';
+import { loadConfig } from '../../src/bootstrap/config';
+import { mailSendLimitsOf } from '../../src/bootstrap/mail-send-limits';
 import { closeRedis } from '../../src/bootstrap/redis';
 import { TestClock } from '../../src/testing/test-clock';
 import { mailSendLimitsContract } from '../support/mail-send-limits-contract';
@@ -54,6 +56,14 @@ describeIfRedis('RedisMailSendLimits', (url) => {
       expect(ttl).toBeGreaterThan(45 * 60_000);
       expect(ttl).toBeLessThanOrEqual(46 * 60_000);
     }
+  });
+
+  it('is what the service counts with when it has Redis, under REDIS_KEY_PREFIX and at the configured limits', async () => {
+    const keyPrefix = newPrefix('mail-limits-wired');
+    const config = loadConfig({ REDIS_KEY_PREFIX: keyPrefix, MAIL_LIMIT_PER_RECIPIENT: '1' });
+    const limits = mailSendLimitsOf(config, client, new TestClock());
+    expect([await limits.take('jane@example.com', 'tenant-1'), await limits.take('jane@example.com', 'tenant-1')]).toEqual([true, false]);
+    expect(await keysUnder(client, keyPrefix)).toHaveLength(2);
   });
 
   it('throws when Redis cannot be reached, so the message is kept and tried again rather than dropped', async () => {
