@@ -98,6 +98,8 @@ export interface Config {
     readonly resetTtlSeconds: number;
     readonly verifyTtlSeconds: number;
     readonly changeTtlSeconds: number;
+    /** Messages allowed per hour to one address (whichever tenant), and for one tenant. */
+    readonly sendLimits: { readonly perRecipientPerHour: number; readonly perTenantPerHour: number };
   };
   /**
    * Where people reach the service, for links in e-mail. Outside production http://localhost:3000
@@ -248,6 +250,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     PASSWORD_RESET_TTL_SECONDS: positiveInt({ default: 1_800 }),
     EMAIL_VERIFY_TTL_SECONDS: positiveInt({ default: 172_800 }),
     EMAIL_CHANGE_TTL_SECONDS: positiveInt({ default: 3_600 }),
+    MAIL_LIMIT_PER_RECIPIENT: positiveInt({ default: 5 }),
+    MAIL_LIMIT_PER_TENANT: positiveInt({ default: 200 }),
   }, {
     reporter: ({ errors }) => {
       for (const [name, error] of Object.entries(errors)) {
@@ -359,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       resetTtlSeconds: cleaned.PASSWORD_RESET_TTL_SECONDS,
       verifyTtlSeconds: cleaned.EMAIL_VERIFY_TTL_SECONDS,
       changeTtlSeconds: cleaned.EMAIL_CHANGE_TTL_SECONDS,
+      sendLimits: { perRecipientPerHour: cleaned.MAIL_LIMIT_PER_RECIPIENT, perTenantPerHour: cleaned.MAIL_LIMIT_PER_TENANT },
     },
     publicUrl: cleaned.PUBLIC_URL ?? (cleaned.NODE_ENV === 'production' ? undefined : DEFAULT_DEVELOPMENT_PUBLIC_URL),
   };

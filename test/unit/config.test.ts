@@ -223,6 +223,19 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: ' ' })).toThrow(/MAIL_FROM: is required/);
     });
 
+    it('limits messages to 5 an hour per address and 200 an hour per tenant unless told otherwise', () => {
+      expect(loadConfig({}).mail.sendLimits).toEqual({ perRecipientPerHour: 5, perTenantPerHour: 200 });
+      expect(loadConfig({ MAIL_LIMIT_PER_RECIPIENT: '10', MAIL_LIMIT_PER_TENANT: '1000' }).mail.sendLimits)
+        .toEqual({ perRecipientPerHour: 10, perTenantPerHour: 1000 });
+    });
+
+    it('refuses a mail limit that is not a whole number of at least 1, naming the variable', () => {
+      for (const value of ['0', '-1', '2.5', 'many', '']) {
+        expect(() => loadConfig({ MAIL_LIMIT_PER_RECIPIENT: value })).toThrow(/MAIL_LIMIT_PER_RECIPIENT/);
+        expect(() => loadConfig({ MAIL_LIMIT_PER_TENANT: value })).toThrow(/MAIL_LIMIT_PER_TENANT/);
+      }
+    });
+
     it('refuses a PUBLIC_URL that is not http:// or https://', () => {
       expect(() => loadConfig({ PUBLIC_URL: 'ftp://example.com' })).toThrow(/PUBLIC_URL: must be an http:\/\/ or https:\/\/ URL/);
       expect(() => loadConfig({ PUBLIC_URL: 'example.com' })).toThrow(/PUBLIC_URL/);
