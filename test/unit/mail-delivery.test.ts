@@ -1,10 +1,12 @@
 import { createMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
 import { RandomUuidGenerator } from '../../src/adapters/crypto/random-uuid-generator';
 import { AuditTrail } from '../../src/application/audit/audit-trail';
-import { MailDelivery, type DeliveryPolicy, type SendAllowance } from '../../src/application/mail/mail-delivery';
+import { MailDelivery, type DeliveryPolicy } from '../../src/application/mail/mail-delivery';
+import type { MailSendLimits } from '../../src/application/ports/mail-send-limits';
 import { Postbox } from '../../src/application/mail/postbox';
 import { MailDeliveryFailed, type Mailer, type MailMessage } from '../../src/application/ports/mailer';
 import type { OutgoingMail } from '../../src/domain/outgoing-mail';
+import { renderStoredMail } from '../../src/application/mail/render-mail';
 import { TestClock } from '../../src/testing/test-clock';
 
 const POLICY: DeliveryPolicy = { maxAttempts: 3, retryBaseMs: 60_000, retryMaxMs: 90_000, leaseMs: 300_000, batch: 10 };
@@ -23,22 +25,21 @@ class ScriptedMailer implements Mailer {
   }
 }
 
-const render = (mail: OutgoingMail): MailMessage => {
-  if (mail.kind !== 'hello') throw new Error(`no template "${mail.kind}"`);
-  return { to: mail.recipient, subject: 'Hello', text: `hello ${String(mail.input['name'])}`, html: '<p>hello</p>' };
-};
+const render = (mail: OutgoingMail): MailMessage => renderStoredMail(mail.kind, mail.input, { publicUrl: 'https://auth.example.test' });
+const CHANGED_AT = '2026-01-01T00:00:00.000Z';
 
-async function world(script: Array<'ok' | 'temporary' | 'permanent'> = [], allowance?: SendAllowance) {
+async function world(script: Array<'ok' | 'temporary' | 'permanent'> = [], allowance?: MailSendLimits) {
   const storage = createMemoryStorage();
   const clock = new TestClock(new Date('2026-01-01T00:00:00Z'));
   const ids = new RandomUuidGenerator();
   const trail = new AuditTrail({ ids, clock });
   const mailer = new ScriptedMailer(script);
   const postbox = new Postbox({ enabled: true, ids, clock, trail });
-  const delivery = new MailDelivery({ repos: storage.repos, unitOfWork: storage.unitOfWork, mailer, render, allowance, clock, trail, policy: POLICY });
+  const delivery = new MailDelivery({ repos: storage.repos, unitOfWork: storage.unitOfWork, mailer, render, limits: allowance, clock, trail, policy: POLICY });
   const tenantId = ids.newId();
-  const post = (kind = 'hello', recipient = 'ada@example.test') =>
-    storage.unitOfWork.run((tx) => postbox.post(tx, { tenantId, kind, recipient, input: { name: 'Ada' } }, {}));
+  const post = (changedAt = CHANGED_AT) => storage.unitOfWork.run((tx) => postbox.post(tx, {
+    tenantId, mail: { kind: 'password-changed', input: { to: 'ada@example.test', tenantName: 'Acme', changedAt } },
+  }, {}));
   const events = async () => (await storage.repos.auditEvents.list(tenantId, { limit: 50 })).map((e) => ({ action: e.action, details: e.details }));
   return { storage, clock, mailer, delivery, post, events, tenantId };
 }
@@ -49,8 +50,9 @@ describe('mail delivery from the outbox', () => {
     await post();
     expect(await delivery.deliverDue()).toEqual({ claimed: 1, sent: 1, retried: 0, failed: 0 });
     expect(await delivery.deliverDue()).toEqual({ claimed: 0, sent: 0, retried: 0, failed: 0 });
-    expect(mailer.accepted).toEqual([{ to: 'ada@example.test', subject: 'Hello', text: 'hello Ada', html: '<p>hello</p>' }]);
-    expect(await events()).toEqual([{ action: 'email.sent', details: { kind: 'hello', attempts: 1 } }]);
+    expect(mailer.accepted).toEqual([render({ id: 'x', tenantId: 'x', kind: 'password-changed', recipient: 'ada@example.test', input: { to: 'ada@example.test', tenantName: 'Acme', changedAt: CHANGED_AT }, createdAt: new Date() })]);
+    expect(mailer.accepted[0]).toMatchObject({ to: 'ada@example.test', subject: 'Your password for Acme was changed' });
+    expect(await events()).toEqual([{ action: 'email.sent', details: { kind: 'password-changed', attempts: 1 } }]);
   });
 
   it('retries a deferred message after a doubling wait (capped), on the clock, then sends it', async () => {
@@ -65,7 +67,7 @@ describe('mail delivery from the outbox', () => {
     clock.advance({ seconds: 90 });
     expect(await delivery.deliverDue()).toEqual({ claimed: 1, sent: 1, retried: 0, failed: 0 });
     expect(mailer.attempts).toBe(3);
-    expect(await events()).toEqual([{ action: 'email.sent', details: { kind: 'hello', attempts: 3 } }]);
+    expect(await events()).toEqual([{ action: 'email.sent', details: { kind: 'password-changed', attempts: 3 } }]);
   });
 
   it('fails for good after the last attempt, and at once on a permanent refusal; email.failed says why', async () => {
@@ -82,22 +84,25 @@ describe('mail delivery from the outbox', () => {
     expect((await delivery.deliverDue()).claimed).toBe(0);
     expect(mailer.accepted).toEqual([]);
     expect(await events()).toEqual([
-      { action: 'email.failed', details: { kind: 'hello', attempts: 1, reason: 'The SMTP server refused the message (550): no such user' } },
-      { action: 'email.failed', details: { kind: 'hello', attempts: 3, reason: 'The SMTP server deferred the message (421): busy' } },
+      { action: 'email.failed', details: { kind: 'password-changed', attempts: 1, reason: 'The SMTP server refused the message (550): no such user' } },
+      { action: 'email.failed', details: { kind: 'password-changed', attempts: 3, reason: 'The SMTP server deferred the message (421): busy' } },
     ]);
   });
 
   it('a message that cannot be rendered fails without reaching the transport', async () => {
     const { delivery, post, events, mailer } = await world();
-    await post('no-such-template');
+    await post('last tuesday');
     expect((await delivery.deliverDue()).failed).toBe(1);
     expect(mailer.attempts).toBe(0);
-    expect(await events()).toEqual([{ action: 'email.failed', details: { kind: 'no-such-template', attempts: 1, reason: 'not rendered: no template "no-such-template"' } }]);
+    expect(await events()).toEqual([{
+      action: 'email.failed',
+      details: { kind: 'password-changed', attempts: 1, reason: 'not rendered: mail input changedAt: must be an ISO 8601 instant such as 2030-01-31T14:00:00.000Z' },
+    }]);
   });
 
   it('a message over a send limit is not sent, ever; a limit store that fails is retried later', async () => {
     let answer: boolean | 'down' = false;
-    const allowance: SendAllowance = { take: async () => { if (answer === 'down') throw new Error('store down'); return answer; } };
+    const allowance: MailSendLimits = { take: async () => { if (answer === 'down') throw new Error('store down'); return answer; } };
     const { clock, delivery, post, events, mailer } = await world([], allowance);
     await post();
     expect((await delivery.deliverDue()).failed).toBe(1);
@@ -131,7 +136,9 @@ describe('mail delivery from the outbox', () => {
     const postbox = new Postbox({ enabled: false, ids, clock, trail });
     const tenantId = ids.newId();
     const userId = ids.newId();
-    await storage.unitOfWork.run((tx) => postbox.post(tx, { tenantId, kind: 'verify-email', recipient: 'a@example.test', input: {}, userId }, {}));
+    await storage.unitOfWork.run((tx) => postbox.post(tx, {
+      tenantId, userId, mail: { kind: 'verify-email', input: { to: 'a@example.test', tenantName: 'Acme', token: 'a'.repeat(64), validHours: 48 } },
+    }, {}));
     expect(await storage.repos.outbox.claimDue(new Date(Date.now() + 86_400_000), new Date(Date.now() + 90_000_000), 10)).toEqual([]);
     const [event] = await storage.repos.auditEvents.list(tenantId, { limit: 5 });
     expect(event).toMatchObject({ action: 'email.skipped', targetId: userId, details: { kind: 'verify-email', reason: 'mail_not_configured' } });

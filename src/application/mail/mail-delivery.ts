@@ -1,6 +1,7 @@
 import type { ClaimedMail, MailOutcome, OutgoingMail } from '../../domain/outgoing-mail';
 import { AuditTrail, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import type { Clock } from '../ports/clock';
+import type { MailSendLimits } from '../ports/mail-send-limits';
 import { MailDeliveryFailed, type Mailer, type MailMessage } from '../ports/mailer';
 import type { Repositories } from '../ports/repositories';
 import type { UnitOfWork } from '../ports/unit-of-work';
@@ -8,10 +9,6 @@ import type { UnitOfWork } from '../ports/unit-of-work';
 /** Turns a stored message into the e-mail to send; throws when the message cannot be made (an unknown template). */
 export type RenderMail = (mail: OutgoingMail) => MailMessage;
 
-/** Counts sends per recipient and per tenant; false when either limit is spent. May throw (its store is down). */
-export interface SendAllowance {
-  take(recipient: string, tenantId: string | null): Promise<boolean>;
-}
 
 export interface DeliveryPolicy {
   /** Attempts in all, the first included, before a message that keeps failing for now fails for good. */
@@ -34,7 +31,7 @@ export interface DeliveryDeps {
   readonly unitOfWork: UnitOfWork;
   readonly mailer: Mailer;
   readonly render: RenderMail;
-  readonly allowance?: SendAllowance | undefined;
+  readonly limits?: MailSendLimits | undefined;
   readonly clock: Clock;
   readonly trail: AuditTrail;
   readonly policy?: DeliveryPolicy | undefined;
@@ -79,7 +76,7 @@ export class MailDelivery {
   }
 
   private async attempt(mail: ClaimedMail): Promise<MailOutcome> {
-    const { mailer, render, allowance, clock } = this.deps;
+    const { mailer, render, limits, clock } = this.deps;
     let message: MailMessage;
     try {
       message = render(mail);
@@ -87,7 +84,7 @@ export class MailDelivery {
       return { status: 'failed', at: clock.now(), error: `not rendered: ${describe(error)}` };
     }
     try {
-      if (allowance && !(await allowance.take(mail.recipient, mail.tenantId))) {
+      if (limits && !(await limits.take(mail.recipient, mail.tenantId))) {
         return { status: 'failed', at: clock.now(), error: 'send limit reached' };
       }
       await mailer.send(message);

@@ -1,15 +1,14 @@
 import type { MailInput } from '../../domain/outgoing-mail';
+import type { MailTemplate } from './render-mail';
 import { AuditTrail, type RequestOrigin } from '../audit/audit-trail';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/ids';
 import type { Repositories } from '../ports/repositories';
 
-/** A message a use-case asks for: its template, whom to, and the template's input. */
+/** A message a use-case asks for: the tenant it concerns, its template and input (the input's `to` is whom to). */
 export interface MailRequest {
   readonly tenantId: string;
-  readonly kind: string;
-  readonly recipient: string;
-  readonly input: MailInput;
+  readonly mail: MailTemplate;
   /** The member the message is for or about, when there is one: the audit trail names them. */
   readonly userId?: string | undefined;
 }
@@ -40,13 +39,14 @@ export class Postbox {
     if (!this.deps.enabled) {
       await tx.auditEvents.append(trail.event(origin, {
         tenantId: request.tenantId, actor: { userId: null, method: 'none' }, action: 'email.skipped',
-        targetId: request.userId ?? null, details: { kind: request.kind, reason: 'mail_not_configured' },
+        targetId: request.userId ?? null, details: { kind: request.mail.kind, reason: 'mail_not_configured' },
       }));
       return;
     }
+    const { kind, input } = request.mail;
     await tx.outbox.enqueue({
-      id: ids.newOrderedId(), tenantId: request.tenantId, kind: request.kind, recipient: request.recipient,
-      input: request.input, createdAt: clock.now(),
+      // Template inputs are plain JSON data by their own rule (render-mail.ts).
+      id: ids.newOrderedId(), tenantId: request.tenantId, kind, recipient: input.to, input: input as unknown as MailInput, createdAt: clock.now(),
     });
   }
 }
