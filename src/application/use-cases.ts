@@ -17,6 +17,8 @@ import type { RevokeApiKey } from './api-keys/revoke-api-key';
 import type { RevokeInvite } from './invites/revoke-invite';
 import type { Signup } from './signup/signup';
 import type { CredentialChangeFeed } from './ports/credential-change-feed';
+import type { ForgotPassword } from './password-reset/forgot-password';
+import type { ResetPassword } from './password-reset/reset-password';
 
 /** Everything the driving adapters (HTTP) may call: built by the composition root. */
 export interface UseCases {
@@ -33,6 +35,8 @@ export interface UseCases {
   readonly changeMemberRole: ChangeMemberRole;
   readonly removeMember: RemoveMember;
   readonly changePassword: ChangePassword;
+  readonly forgotPassword: ForgotPassword;
+  readonly resetPassword: ResetPassword;
   readonly getAccount: GetAccount;
   readonly listAuditEvents: ListAuditEvents;
   /** Not a request of its own: the HTTP adapter records refused requests through it. */

@@ -33,6 +33,11 @@ import { Closeables } from './closeables';
 import type { Config } from './config';
 import { type OpenedStorage, openStorage } from './database';
 import { mailerOf } from './mailer';
+import { MailWorker } from './mail-worker';
+import { mailSendLimitsOf } from './mail-send-limits';
+import { MailDelivery } from '../application/mail/mail-delivery';
+import { renderStoredMail } from '../application/mail/render-mail';
+import { DEFAULT_DEVELOPMENT_PUBLIC_URL } from './config';
 import { createMetrics } from './metrics';
 import { composeModules, moduleMigrationsOf } from './modules/compose-modules';
 import { identityModule } from './modules/identity-module';
@@ -103,6 +108,11 @@ export interface Assembly {
   readonly secrets: Secrets;
   /** How e-mail is sent; undefined in production when SMTP_URL is unset. */
   readonly mailer: Mailer | undefined;
+  /**
+   * Delivers the outbox through the mailer (undefined with no mailer): main starts it polling; the
+   * test kit and tests run a pass when they want one (`deliverNow`). Stopped by `close`.
+   */
+  readonly mailWorker: MailWorker | undefined;
   /** The credential cache and the instance's change position (the test kit waits on it). */
   readonly feed: CredentialFeed;
   /** Where last_used_at goes (tests flush it as the instance would at the end of its interval). */
@@ -165,12 +175,28 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       credentialChanges: feed.changes,
       changePositions: feed.positions,
       serviceKeys: storage.serviceKeys,
+      mailEnabled: mailer !== undefined,
+      onBackgroundError: failed('background work'),
     }, {
       inviteTtlSeconds: config.inviteTtlSeconds,
       inviteRequireEmailMatch: config.inviteRequireEmailMatch,
       serviceKeyTrustMs: parts.serviceKeyTrustMs,
       moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []),
+      mailTokens: config.mail,
     });
+
+    // Reset requests taken before the shutdown are handled before the database closes.
+    closeables.add('password reset requests', () => useCases.forgotPassword.settled());
+    const mailWorker = mailer === undefined ? undefined : new MailWorker(new MailDelivery({
+      repos: storage.storage.repos,
+      unitOfWork: storage.storage.unitOfWork,
+      mailer,
+      render: (mail) => renderStoredMail(mail.kind, mail.input, { publicUrl: config.publicUrl ?? DEFAULT_DEVELOPMENT_PUBLIC_URL }),
+      limits: mailSendLimitsOf(config, redis, clock),
+      clock,
+      trail: new AuditTrail({ ids, clock }),
+    }), failed('mail delivery'));
+    if (mailWorker) closeables.add('mail delivery', () => mailWorker.stop());
 
     const composed = await composeModules(identityModule(useCases), modules, {
       store: storage.moduleStore, clock, ids, trail: new AuditTrail({ ids, clock }),
@@ -198,7 +224,9 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       changeHeartbeatMs: parts.changeHeartbeatMs,
       consoleFiles: parts.consoleFiles,
     });
-    return { listener: app.listener, routes: app.routes, useCases, storage, clock, ids, secrets, mailer, feed, keyUsage, metrics, tokens, close };
+    return {
+      listener: app.listener, routes: app.routes, useCases, storage, clock, ids, secrets, mailer, mailWorker, feed, keyUsage, metrics, tokens, close,
+    };
   } catch (error) {
     await close();
     throw error;

@@ -55,6 +55,7 @@ async function start(config: Config, logger: Logger, closeables: Closeables, exi
   logger.info({ appliedMigrations: service.storage.appliedMigrations }, `storage: ${service.storage.location}`);
   warnAboutServingLogin(config.nodeEnv, service.storage.loginRisks, logger);
   server.on('request', service.listener);
+  service.mailWorker?.start();
 
   if (service.metrics && config.metrics.port !== undefined) {
     const metricsServer = createHttpServer(config.http);

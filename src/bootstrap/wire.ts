@@ -28,6 +28,10 @@ import { RemoveMember } from '../application/members/remove-member';
 import { RevokeApiKey } from '../application/api-keys/revoke-api-key';
 import { RevokeInvite } from '../application/invites/revoke-invite';
 import { Signup } from '../application/signup/signup';
+import { EmailTokens } from '../application/mail/email-tokens';
+import { Postbox } from '../application/mail/postbox';
+import { ForgotPassword } from '../application/password-reset/forgot-password';
+import { ResetPassword } from '../application/password-reset/reset-password';
 import type { UseCases } from '../application/use-cases';
 import type { ModuleAuditAction } from '../domain/audit-event';
 import type { Storage } from '../adapters/persistence/storage';
@@ -51,6 +55,10 @@ export interface Services {
   readonly serviceKeys: ServiceKeyLookup;
   /** Where last_used_at is kept. */
   readonly keyUsage: ApiKeyUsage;
+  /** Whether the service can send e-mail at all (a mailer is configured). */
+  readonly mailEnabled: boolean;
+  /** Told of failures of work done after a request was answered. */
+  readonly onBackgroundError: (error: unknown) => void;
 }
 
 export interface Policy {
@@ -64,6 +72,8 @@ export interface Policy {
   readonly serviceKeyTrustMs?: number | undefined;
   /** The product modules' audit actions (PortcullisModule.auditActions), so the trail's filter knows them. */
   readonly moduleAuditActions?: readonly ModuleAuditAction[];
+  /** How long the links in messages last. */
+  readonly mailTokens: { readonly resetTtlSeconds: number; readonly verifyTtlSeconds: number; readonly changeTtlSeconds: number };
 }
 
 export const DEFAULT_SERVICE_KEY_TRUST_MS = 5_000;
@@ -84,6 +94,8 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   const dummyHash = await hasher.hash(secrets.randomHex(32));
   const trail = new AuditTrail({ ids, clock });
   const auditEvents = repos.auditEvents;
+  const postbox = new Postbox({ enabled: services.mailEnabled, ids, clock, trail });
+  const emailTokens = new EmailTokens({ ids, secrets, clock });
   const authenticate = new Authenticate({ credentials, keyUsage, tokens, secrets, clock });
   const authenticateService = new AuthenticateService({
     serviceKeys, secrets, clock, trustForMs: policy.serviceKeyTrustMs ?? DEFAULT_SERVICE_KEY_TRUST_MS,
@@ -103,7 +115,11 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     listMembers: new ListMembers({ users: repos.users }),
     changeMemberRole: new ChangeMemberRole({ unitOfWork, trail }),
     removeMember: new RemoveMember({ unitOfWork, clock, trail }),
-    changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail }),
+    changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail, clock, postbox }),
+    forgotPassword: new ForgotPassword({
+      repos, unitOfWork, postbox, emailTokens, trail, resetTtlSeconds: policy.mailTokens.resetTtlSeconds, onError: services.onBackgroundError,
+    }),
+    resetPassword: new ResetPassword({ repos, unitOfWork, hasher, tokens, emailTokens, postbox, clock, trail }),
     getAccount: new GetAccount({ users: repos.users, tenants: repos.tenants }),
     listAuditEvents: new ListAuditEvents({ auditEvents, moduleActions: policy.moduleAuditActions }),
     recordRefusal: new RecordRefusal({ auditEvents, trail }),

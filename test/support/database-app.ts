@@ -24,7 +24,7 @@ export interface DatabaseApp {
   close(): Promise<void>;
 }
 
-const GENEROUS_LIMITS = { global: 100_000, login: 100_000, signup: 100_000 };
+const GENEROUS_LIMITS = { global: 100_000, login: 100_000, signup: 100_000, recovery: 100_000 };
 
 export interface DatabaseAppOptions {
   /**

@@ -61,6 +61,11 @@ export class MailDelivery {
     this.policy = deps.policy ?? DEFAULT_DELIVERY_POLICY;
   }
 
+  /** Messages one pass claims at most. */
+  get batchSize(): number {
+    return this.policy.batch;
+  }
+
   async deliverDue(): Promise<DeliveryPass> {
     const now = this.deps.clock.now();
     const claimed = await this.deps.repos.outbox.claimDue(now, new Date(now.getTime() + this.policy.leaseMs), this.policy.batch);

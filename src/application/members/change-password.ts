@@ -8,6 +8,8 @@ import type { Repositories } from '../ports/repositories';
 import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
+import type { Clock } from '../ports/clock';
+import type { Postbox } from '../mail/postbox';
 
 export interface ChangePasswordInput {
   readonly currentPassword: string;
@@ -28,6 +30,9 @@ export interface ChangePasswordDeps {
   readonly secrets: Secrets;
   readonly throttle: LoginThrottle;
   readonly trail: AuditTrail;
+  readonly clock: Clock;
+  /** Where the "your password was changed" notice goes. */
+  readonly postbox: Postbox;
 }
 
 /**
@@ -56,9 +61,19 @@ export class ChangePassword {
     const changed = await unitOfWork.run(async (tx) => {
       const after = await tx.users.changePassword(user.tenantId, user.id, change);
       if (!after) return null;
+      const now = this.deps.clock.now();
+      // A reset link sent before the change must not undo it.
+      await tx.emailTokens.voidUnused(user.tenantId, user.id, 'password_reset', now);
       await tx.auditEvents.append(trail.event(origin, {
         tenantId: user.tenantId, actor: caller, action: 'password.changed', targetId: user.id,
       }));
+      const tenant = await tx.tenants.findById(user.tenantId);
+      if (tenant) {
+        await this.deps.postbox.post(tx, {
+          tenantId: user.tenantId, userId: user.id,
+          mail: { kind: 'password-changed', input: { to: after.email, tenantName: tenant.name, changedAt: now.toISOString() } },
+        }, origin);
+      }
       return after;
     });
     if (!changed) {

@@ -16,9 +16,17 @@ export interface RateLimitConfig {
    * verifier makes many from one). Unset: DEFAULT_INTROSPECT_LIMIT.
    */
   readonly introspect?: number | undefined;
+  /**
+   * Requests per minute per client address to the routes that act on a link sent by e-mail or ask
+   * for one (forgot, reset, verify, confirm). Unset: DEFAULT_RECOVERY_LIMIT.
+   */
+  readonly recovery?: number | undefined;
 }
 
 export const DEFAULT_INTROSPECT_LIMIT = 60_000;
+export const DEFAULT_RECOVERY_LIMIT = 10;
+
+const DEFAULT_LIMITS: Readonly<Record<'introspect' | 'recovery', number>> = { introspect: DEFAULT_INTROSPECT_LIMIT, recovery: DEFAULT_RECOVERY_LIMIT };
 
 export type LimiterName = keyof RateLimitConfig;
 
@@ -43,6 +51,7 @@ export interface RateLimiters {
   readonly signup: NodeHandler;
   /** Keyed by the calling service's key id (set on the request by the service guard), not by address. */
   readonly introspect: NodeHandler;
+  readonly recovery: NodeHandler;
 }
 
 /**
@@ -68,12 +77,13 @@ export function createRateLimiters(config: RateLimitConfig, options: RateLimiter
   const storeFor = options.store ?? (() => new MemoryStore());
   const { onReject } = options;
   const build = (name: LimiterName, bucketOf?: BucketOf) => limiter(
-    config[name] ?? DEFAULT_INTROSPECT_LIMIT, storeFor(name), options.log, onReject ? () => onReject(name) : () => undefined, bucketOf,
+    config[name] ?? DEFAULT_LIMITS[name as 'introspect' | 'recovery'], storeFor(name), options.log, onReject ? () => onReject(name) : () => undefined, bucketOf,
   );
   return {
     global: build('global'),
     login: build('login'),
     signup: build('signup'),
     introspect: build('introspect', (req) => `service:${contextOf(req).serviceCaller?.serviceKeyId ?? ''}`),
+    recovery: build('recovery'),
   };
 }

@@ -10,6 +10,7 @@ import { CreateApiKeyBody } from '../body/dto/create-api-key-body';
 import { InviteBody } from '../body/dto/invite-body';
 import { LoginBody } from '../body/dto/login-body';
 import { SignupBody } from '../body/dto/signup-body';
+import { ForgotPasswordBody, ResetPasswordBody } from '../body/dto/password-reset-bodies';
 import { json, route, type Route } from './route';
 
 /** Every identity path starts here (the contract's `/api/v1/auth`). */
@@ -150,6 +151,21 @@ export function identityRoutes(useCases: UseCases): Route[] {
       method: 'post', path: `${AUTH_BASE}/password`, group: 'protected', body: ChangePasswordBody,
       handle: async ({ principal, body, origin }) => {
         const result = await useCases.changePassword.execute(principal, { currentPassword: body.current_password, newPassword: body.new_password }, origin);
+        return json(200, { token: result.token, expires_in: result.expiresIn });
+      },
+    }),
+    route({
+      // 202 for every well-formed address, before it is looked up (forgot-password.ts).
+      method: 'post', path: `${AUTH_BASE}/password/forgot`, group: 'public', limit: 'recovery', body: ForgotPasswordBody,
+      handle: async ({ body, origin }) => {
+        await useCases.forgotPassword.execute(body.email, origin);
+        return json(202, {});
+      },
+    }),
+    route({
+      method: 'post', path: `${AUTH_BASE}/password/reset`, group: 'public', limit: 'recovery', body: ResetPasswordBody,
+      handle: async ({ body, origin }) => {
+        const result = await useCases.resetPassword.execute({ token: body.token, password: body.password }, origin);
         return json(200, { token: result.token, expires_in: result.expiresIn });
       },
     }),

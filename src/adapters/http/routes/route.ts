@@ -15,7 +15,7 @@ import type { ServiceCaller } from '../../../domain/service-key';
 export type RouteGroup = 'public' | 'protected' | 'service' | 'probe' | 'page';
 
 /** A route's own rate limit, on top of the global one (the contract's login and signup limits). */
-export type RouteLimit = 'login' | 'signup' | 'introspect';
+export type RouteLimit = 'login' | 'signup' | 'introspect' | 'recovery';
 
 type Headers = Readonly<Record<string, string>>;
 

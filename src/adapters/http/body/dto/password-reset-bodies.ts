@@ -1,0 +1,25 @@
+import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
+import { MAX_EMAIL_LENGTH } from '../../../../domain/email';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../domain/user';
+import { Described } from './described';
+
+export class ForgotPasswordBody {
+  @IsEmail()
+  @MaxLength(MAX_EMAIL_LENGTH)
+  @Described({ examples: ['ada@example.com'] })
+  email!: string;
+}
+
+/** The token's shape is the use-case's to judge: any other string is answered as an unknown token, with the same message. */
+export class ResetPasswordBody {
+  @IsString()
+  @MaxLength(256)
+  @Described({ examples: ['9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'] })
+  token!: string;
+
+  @IsString()
+  @MinLength(PASSWORD_MIN_LENGTH)
+  @MaxLength(PASSWORD_MAX_LENGTH)
+  @Described({ examples: ['correct horse battery'] })
+  password!: string;
+}

@@ -1,0 +1,75 @@
+import { normalizeEmail } from '../../domain/email';
+import { MailNotConfigured } from '../../domain/errors';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
+import type { EmailTokens } from '../mail/email-tokens';
+import type { Postbox } from '../mail/postbox';
+import type { Repositories } from '../ports/repositories';
+import type { UnitOfWork } from '../ports/unit-of-work';
+
+export interface ForgotPasswordDeps {
+  readonly repos: Repositories;
+  readonly unitOfWork: UnitOfWork;
+  readonly postbox: Postbox;
+  readonly emailTokens: EmailTokens;
+  readonly trail: AuditTrail;
+  readonly resetTtlSeconds: number;
+  /** Told of a failure of the work done after answering (it has no request to fail). */
+  readonly onError: (error: unknown) => void;
+}
+
+/** Requests waiting for their lookup at once; beyond this, new ones are dropped (the route's rate limit keeps it far off). */
+const MAX_PENDING = 1_000;
+
+/**
+ * POST /password/forgot. The answer is the same, and comes at the same moment, whether or not the
+ * address is registered (ASVS V6.4.3, no enumeration): it is given before the address is even
+ * looked up. The lookup, the token and the message happen after, one request at a time, so a burst
+ * of requests becomes a queue rather than a burst of transactions. With mail off the route answers
+ * 503 for every address alike.
+ */
+export class ForgotPassword {
+  private pending = 0;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: ForgotPasswordDeps) {}
+
+  /** Resolves before any storage is read. */
+  async execute(email: string, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<void> {
+    if (!this.deps.postbox.enabled) throw new MailNotConfigured();
+    const address = normalizeEmail(email);
+    if (this.pending >= MAX_PENDING) return;
+    this.pending += 1;
+    this.queue = this.queue
+      .then(() => this.sendLink(address, origin))
+      .catch((error: unknown) => this.deps.onError(error))
+      .finally(() => {
+        this.pending -= 1;
+      });
+  }
+
+  /** Resolves once every request taken so far has been handled (tests, and a graceful shutdown). */
+  settled(): Promise<void> {
+    return this.queue;
+  }
+
+  private async sendLink(email: string, origin: RequestOrigin): Promise<void> {
+    const { repos, unitOfWork, postbox, emailTokens, trail, resetTtlSeconds } = this.deps;
+    const user = await repos.users.findByEmail(email);
+    if (!user) return;
+    await unitOfWork.run(async (tx) => {
+      const tenant = await tx.tenants.findById(user.tenantId);
+      if (!tenant) return;
+      // A newer request voids the older links: only the last message's works.
+      const token = await emailTokens.issue(tx, {
+        tenantId: user.tenantId, userId: user.id, email: user.email, purpose: 'password_reset', ttlSeconds: resetTtlSeconds,
+      });
+      await postbox.post(tx, {
+        tenantId: user.tenantId, userId: user.id,
+        mail: { kind: 'password-reset', input: { to: user.email, tenantName: tenant.name, token, validMinutes: Math.ceil(resetTtlSeconds / 60) } },
+      }, origin);
+      await tx.auditEvents.append(trail.event(origin, {
+        tenantId: user.tenantId, actor: { userId: null, method: 'none' }, action: 'password.reset_requested', targetId: user.id,
+      }));
+    });
+  }
+}

@@ -1,0 +1,82 @@
+import { InvalidResetToken } from '../../domain/errors';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
+import type { EmailTokens } from '../mail/email-tokens';
+import type { Postbox } from '../mail/postbox';
+import type { Clock } from '../ports/clock';
+import type { PasswordHasher } from '../ports/password-hasher';
+import type { Repositories } from '../ports/repositories';
+import type { TokenService } from '../ports/token-service';
+import type { UnitOfWork } from '../ports/unit-of-work';
+
+export interface ResetPasswordInput {
+  readonly token: unknown;
+  readonly password: string;
+}
+
+export interface ResetPasswordResult {
+  readonly token: string;
+  readonly expiresIn: string;
+}
+
+export interface ResetPasswordDeps {
+  readonly repos: Repositories;
+  readonly unitOfWork: UnitOfWork;
+  readonly hasher: PasswordHasher;
+  readonly tokens: TokenService;
+  readonly emailTokens: EmailTokens;
+  readonly postbox: Postbox;
+  readonly clock: Clock;
+  readonly trail: AuditTrail;
+  /** The password policy's check (PASSWORD_POLICY); throws its refusal. Unset: the length rule at the boundary only. */
+  readonly checkPassword?: ((password: string, context: { email: string; tenantName: string }) => void) | undefined;
+}
+
+/**
+ * POST /password/reset: a new password for whoever holds a reset link (ASVS V6.4.3). The token is
+ * looked up and the hash made before the transaction; inside it, the token is used once and the
+ * password set only while the stored hash is the one read before, so neither a second use of the
+ * link nor a change that raced it is undone. Every bearer token issued before is refused from the
+ * next request (the auth version rises), the member's other reset links die with it, and the address
+ * counts as proven (the link reached it). API keys stay: see docs/security.md.
+ */
+export class ResetPassword {
+  constructor(private readonly deps: ResetPasswordDeps) {}
+
+  async execute(input: ResetPasswordInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<ResetPasswordResult> {
+    const { repos, unitOfWork, hasher, tokens, emailTokens, postbox, clock, trail } = this.deps;
+    const found = await emailTokens.findUsable(repos, input.token, 'password_reset');
+    if (!found) throw new InvalidResetToken();
+    const user = await repos.users.findById(found.tenantId, found.userId);
+    // A link sent to an address the member has since left proves nothing.
+    if (!user || user.email !== found.email) throw new InvalidResetToken();
+    const tenant = await repos.tenants.findById(user.tenantId);
+    if (!tenant) throw new InvalidResetToken();
+    this.deps.checkPassword?.(input.password, { email: user.email, tenantName: tenant.name });
+    const change = { from: user.passwordHash, to: await hasher.hash(input.password) };
+
+    const changed = await unitOfWork.run(async (tx) => {
+      const now = clock.now();
+      if (!(await tx.emailTokens.consume(found.tenantId, found.id, now))) return null;
+      const after = await tx.users.changePassword(user.tenantId, user.id, change);
+      // The hash changed since it was read (a rehash at login raced this): undone, the link still works for a retry.
+      if (!after) throw new InvalidResetToken();
+      await tx.emailTokens.voidUnused(user.tenantId, user.id, 'password_reset', now);
+      await tx.users.markEmailVerified(user.tenantId, user.id, user.email, now);
+      await tx.auditEvents.append(trail.event(origin, {
+        tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'password.reset', targetId: user.id,
+      }));
+      await postbox.post(tx, {
+        tenantId: user.tenantId, userId: user.id,
+        mail: { kind: 'password-reset-done', input: { to: user.email, tenantName: tenant.name, resetAt: now.toISOString() } },
+      }, origin);
+      return after;
+    });
+    // Used, or voided, since it was read.
+    if (!changed) throw new InvalidResetToken();
+
+    const token = tokens.issue({
+      tenantId: changed.tenantId, userId: changed.id, email: changed.email, role: changed.role, authVersion: changed.authVersion,
+    });
+    return { token, expiresIn: tokens.expiresIn };
+  }
+}
