@@ -218,6 +218,21 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ SMTP_URL: 'not a url', MAIL_FROM: 'a@example.com' })).toThrow(/SMTP_URL: must be an smtp/);
     });
 
+    it('requires PUBLIC_URL in production once SMTP_URL is set: links in messages must point somewhere real', () => {
+      const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), TENANT_WALL_KEY: 'w'.repeat(32), DATABASE_URL: 'postgres://web@db/x' };
+      const smtp = { SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'no-reply@example.com' };
+      expect(() => loadConfig({ ...production, ...smtp })).toThrow(/PUBLIC_URL: is required in production when SMTP_URL is set/);
+      expect(loadConfig({ ...production, ...smtp, PUBLIC_URL: 'https://auth.example.com' }).publicUrl).toBe('https://auth.example.com');
+      expect(loadConfig(smtp).publicUrl).toBe('http://localhost:3000');
+    });
+
+    it('reads the links\' lifetimes, 30 minutes for a reset, 48 hours for a verification and an hour for an address change by default', () => {
+      expect(loadConfig({}).mail).toMatchObject({ resetTtlSeconds: 1_800, verifyTtlSeconds: 172_800, changeTtlSeconds: 3_600 });
+      expect(loadConfig({ PASSWORD_RESET_TTL_SECONDS: '600', EMAIL_VERIFY_TTL_SECONDS: '3600', EMAIL_CHANGE_TTL_SECONDS: '900' }).mail)
+        .toMatchObject({ resetTtlSeconds: 600, verifyTtlSeconds: 3_600, changeTtlSeconds: 900 });
+      expect(() => loadConfig({ PASSWORD_RESET_TTL_SECONDS: '0' })).toThrow(/PASSWORD_RESET_TTL_SECONDS/);
+    });
+
     it('requires MAIL_FROM when SMTP_URL is set', () => {
       expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com' })).toThrow(/MAIL_FROM: is required when SMTP_URL is set/);
       expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: ' ' })).toThrow(/MAIL_FROM: is required/);

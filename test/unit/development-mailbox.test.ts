@@ -64,7 +64,7 @@ describe('mailerOf (the mailer the configuration chooses)', () => {
   it('is SMTP when SMTP_URL is set, in production or not', () => {
     const smtp = { SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'no-reply@example.com' };
     expect(mailerOf(loadConfig(smtp), undefined)).toBeInstanceOf(SmtpMailer);
-    expect(mailerOf(loadConfig({ ...production, ...smtp }), undefined)).toBeInstanceOf(SmtpMailer);
+    expect(mailerOf(loadConfig({ ...production, ...smtp, PUBLIC_URL: 'https://auth.example.com' }), undefined)).toBeInstanceOf(SmtpMailer);
   });
 
   it('is the development mailbox outside production without SMTP_URL, and its lines reach the log', async () => {

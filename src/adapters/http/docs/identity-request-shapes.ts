@@ -6,6 +6,7 @@ import { IntrospectBody } from '../body/dto/introspect-body';
 import { InviteBody } from '../body/dto/invite-body';
 import { LoginBody } from '../body/dto/login-body';
 import { SignupBody } from '../body/dto/signup-body';
+import { ForgotPasswordBody, ResetPasswordBody } from '../body/dto/password-reset-bodies';
 import type { RequestShapes } from './request-schemas';
 
 /**
@@ -22,6 +23,8 @@ export const IDENTITY_REQUEST_SHAPES: RequestShapes = {
     InviteRequest: InviteBody,
     ChangeRoleRequest: ChangeRoleBody,
     ChangePasswordRequest: ChangePasswordBody,
+    ForgotPasswordRequest: ForgotPasswordBody,
+    ResetPasswordRequest: ResetPasswordBody,
   },
   queries: {
     listAuditEvents: AuditEventsQuery,

@@ -95,7 +95,8 @@ export function errorMapper(log: (err: unknown, req?: NodeRequest) => void, erro
       return;
     }
     const described = describeError(err, errors);
-    if (!described || described.status >= 500) log(err, req);
+    // A domain rule answered 503 (mail not configured) is the service's set-up, not a failure to log.
+    if (!described || (described.status >= 500 && !(err instanceof DomainError))) log(err, req);
     const { status, body, headers } = described ?? INTERNAL;
     sendJson(res, status, body, headers);
   };
