@@ -10,6 +10,8 @@ import type { PortcullisModule } from '../bootstrap/modules/portcullis-module';
 import { ALL_TENANTS, namedTenants } from '../domain/service-key';
 import { InsecureFastPasswordHasherForTestsOnly } from './insecure-fast-password-hasher';
 import { TestClock } from './test-clock';
+import { TestMailbox } from './test-mailbox';
+import { DevelopmentMailbox } from '../adapters/mail/development-mailbox';
 import { TestWorld } from './world';
 
 export interface TestPortcullisOptions {
@@ -43,6 +45,7 @@ export interface TestPortcullisParts {
   readonly clock: TestClock;
   readonly unexpectedErrors: unknown[];
   readonly serviceKeys: ManageServiceKeys;
+  readonly mailbox: TestMailbox;
   /** Resolves once every change committed so far has been applied and handed to the change streams. */
   readonly caughtUp: () => Promise<unknown>;
   /** Stops following the change log and lets go of the storage. */
@@ -66,6 +69,8 @@ export class TestPortcullis extends TestWorld {
   readonly app: RequestListener;
   /** Errors the app answered with a 500 or 503: a test may assert it stays empty. */
   readonly unexpectedErrors: unknown[];
+  /** What the service sent by e-mail: password resets, verifications, invitations, notices. */
+  readonly mailbox: TestMailbox;
   private readonly serviceKeys: ManageServiceKeys;
   /** The raw keys the kit made, with the id each is revoked by. */
   private readonly serviceKeyIds = new Map<string, string>();
@@ -76,6 +81,7 @@ export class TestPortcullis extends TestWorld {
     super(parts.useCases, parts.clock);
     this.app = parts.app;
     this.unexpectedErrors = parts.unexpectedErrors;
+    this.mailbox = parts.mailbox;
     this.serviceKeys = parts.serviceKeys;
     this.caughtUp = parts.caughtUp;
     this.closeAssembly = parts.close;
@@ -147,8 +153,10 @@ export async function assembleParts(storage: OpenedStorage, options: TestPortcul
   // The kit makes and revokes service keys itself: kept in memory beside any storage (on SQL storage
   // only the schema's owner may write them).
   const serviceKeyStore = storage.serviceKeys instanceof MemoryServiceKeys ? storage.serviceKeys : new MemoryServiceKeys();
+  const box = new DevelopmentMailbox({ from: 'Portcullis <portcullis@localhost>', capacity: 1_000, now: () => clock.now() });
   const service = await assemble(kitConfig(options), {
     storage: { ...storage, serviceKeys: serviceKeyStore },
+    mailer: box,
     clock,
     hasher: new InsecureFastPasswordHasherForTestsOnly(),
     modules: options.modules,
@@ -163,6 +171,11 @@ export async function assembleParts(storage: OpenedStorage, options: TestPortcul
     clock,
     unexpectedErrors,
     serviceKeys,
+    mailbox: new TestMailbox(box, async () => {
+      await service.useCases.forgotPassword.settled();
+      // A pass claims a batch; keep going until nothing is due.
+      while ((await service.mailWorker!.deliverNow()).claimed > 0) { /* next batch */ }
+    }),
     caughtUp: () => service.feed.positions.caughtUp(),
     close: () => service.close(),
   };

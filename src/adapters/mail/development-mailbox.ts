@@ -55,6 +55,7 @@ export class DevelopmentMailbox implements Mailer {
   }
 }
 
-function firstLink(text: string): string | undefined {
+/** The first http(s) link of a message's text. */
+export function firstLink(text: string): string | undefined {
   return /https?:\/\/[^\s<>"]+/.exec(text)?.[0];
 }
