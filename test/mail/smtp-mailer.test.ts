@@ -1,52 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
+import { quotedPrintableDecoded, startSmtpServer as startServer } from '../support/smtp-server';
 import { MailDeliveryFailed } from '../../src/application/ports/mailer';
 import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer';
-
-interface Received {
-  readonly envelopeFrom: string | undefined;
-  readonly envelopeTo: string[];
-  readonly user: string | undefined;
-  readonly raw: string;
-}
-
-/** A real SMTP server in this process, on a free port of 127.0.0.1; plain text, since the test has no certificate. */
-async function startServer(options: Partial<SMTPServerOptions> = {}): Promise<{ url: string; received: Received[]; stop(): Promise<void> }> {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
-    authOptional: true,
-    closeTimeout: 1_000,
-    logger: false,
-    onAuth(auth, _session, callback) {
-      if (auth.username === 'mailer' && auth.password === 's3cret') callback(null, { user: auth.username });
-      else callback(Object.assign(new Error('Invalid credentials'), { responseCode: 535 }));
-    },
-    onData(stream, session: SMTPServerSession, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const envelopeFrom = session.envelope.mailFrom === false ? undefined : session.envelope.mailFrom.address;
-        received.push({
-          envelopeFrom,
-          envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          user: typeof session.user === 'string' ? session.user : undefined,
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-    ...options,
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://mailer:s3cret@127.0.0.1:${port}`,
-    received,
-    stop: () => new Promise<void>((resolve) => server.close(resolve)),
-  };
-}
 
 const message = {
   to: 'ada@example.com',
@@ -54,11 +9,6 @@ const message = {
   text: 'Follow https://auth.example.com/reset?token=abc to choose a new password.',
   html: '<p>Follow <a href="https://auth.example.com/reset?token=abc">this link</a>.</p>',
 };
-
-/** The raw message with quoted-printable undone (nodemailer encodes the HTML part so). */
-function quotedPrintableDecoded(raw: string): string {
-  return raw.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
 
 async function failureOf(promise: Promise<unknown>): Promise<MailDeliveryFailed> {
   try {
