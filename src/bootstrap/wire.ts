@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { AuditTrail } from '../application/audit/audit-trail';
 import { Authenticate } from '../application/authentication/authenticate';
 import { AuthenticateService } from '../application/authentication/authenticate-service';
@@ -78,6 +79,15 @@ export interface Policy {
 
 export const DEFAULT_SERVICE_KEY_TRUST_MS = 5_000;
 
+/** Up to this long before requested reset links are made (forgot-password.ts says why). */
+const RESET_WORK_DELAY_MS = 1_000;
+
+function afterRandomDelay(work: () => void): { cancel(): void } {
+  const timer = setTimeout(work, randomInt(RESET_WORK_DELAY_MS));
+  timer.unref();
+  return { cancel: () => clearTimeout(timer) };
+}
+
 /**
  * Every use-case, built from one storage backend and one set of ports: assemble's step (the one
  * composition root, assemble.ts), which main, the test kit and the tests all go through.
@@ -118,6 +128,7 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail, clock, postbox }),
     forgotPassword: new ForgotPassword({
       repos, unitOfWork, postbox, emailTokens, trail, resetTtlSeconds: policy.mailTokens.resetTtlSeconds, onError: services.onBackgroundError,
+      later: afterRandomDelay,
     }),
     resetPassword: new ResetPassword({ repos, unitOfWork, hasher, tokens, emailTokens, postbox, clock, trail }),
     getAccount: new GetAccount({ users: repos.users, tenants: repos.tenants }),

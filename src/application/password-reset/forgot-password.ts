@@ -15,20 +15,34 @@ export interface ForgotPasswordDeps {
   readonly resetTtlSeconds: number;
   /** Told of a failure of the work done after answering (it has no request to fail). */
   readonly onError: (error: unknown) => void;
+  /**
+   * Runs `work` a while later (bootstrap: after a random delay of up to a second). Unset: on the
+   * next turn of the event loop.
+   */
+  readonly later?: ((work: () => void) => { cancel(): void }) | undefined;
 }
 
 /** Requests waiting for their lookup at once; beyond this, new ones are dropped (the route's rate limit keeps it far off). */
 const MAX_PENDING = 1_000;
 
+interface Pending {
+  readonly email: string;
+  readonly origin: RequestOrigin;
+}
+
 /**
  * POST /password/forgot. The answer is the same, and comes at the same moment, whether or not the
  * address is registered (ASVS V6.4.3, no enumeration): it is given before the address is even
- * looked up. The lookup, the token and the message happen after, one request at a time, so a burst
- * of requests becomes a queue rather than a burst of transactions. With mail off the route answers
- * 503 for every address alike.
+ * looked up. The lookups, tokens and messages are made later, a batch at a time, after a random
+ * delay: the work a registered address causes must not slow the very next request either, or a
+ * caller could time a request sent right after their probe. With mail off the route answers 503
+ * for every address alike.
  */
 export class ForgotPassword {
+  private waiting: Pending[] = [];
+  /** Taken and not yet handled. */
   private pending = 0;
+  private scheduled: { cancel(): void } | undefined;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: ForgotPasswordDeps) {}
@@ -36,20 +50,31 @@ export class ForgotPassword {
   /** Resolves before any storage is read. */
   async execute(email: string, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<void> {
     if (!this.deps.postbox.enabled) throw new MailNotConfigured();
-    const address = normalizeEmail(email);
     if (this.pending >= MAX_PENDING) return;
     this.pending += 1;
-    this.queue = this.queue
-      .then(() => this.sendLink(address, origin))
-      .catch((error: unknown) => this.deps.onError(error))
-      .finally(() => {
-        this.pending -= 1;
-      });
+    this.waiting.push({ email: normalizeEmail(email), origin });
+    this.scheduled ??= (this.deps.later ?? nextTurn)(() => this.drain());
   }
 
-  /** Resolves once every request taken so far has been handled (tests, and a graceful shutdown). */
+  /** Handles every request taken so far, now, and resolves when done (tests, and a graceful shutdown). */
   settled(): Promise<void> {
+    this.drain();
     return this.queue;
+  }
+
+  private drain(): void {
+    this.scheduled?.cancel();
+    this.scheduled = undefined;
+    const batch = this.waiting;
+    this.waiting = [];
+    for (const { email, origin } of batch) {
+      this.queue = this.queue
+        .then(() => this.sendLink(email, origin))
+        .catch((error: unknown) => this.deps.onError(error))
+        .finally(() => {
+          this.pending -= 1;
+        });
+    }
   }
 
   private async sendLink(email: string, origin: RequestOrigin): Promise<void> {
@@ -72,4 +97,12 @@ export class ForgotPassword {
       }));
     });
   }
+}
+
+function nextTurn(work: () => void): { cancel(): void } {
+  let cancelled = false;
+  void Promise.resolve().then(() => {
+    if (!cancelled) work();
+  });
+  return { cancel: () => { cancelled = true; } };
 }
