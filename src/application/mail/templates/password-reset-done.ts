@@ -17,7 +17,7 @@ export function passwordResetDoneMail(input: PasswordResetDoneInput, context: Ma
     heading: 'Your password was reset',
     blocks: [
       paragraph(`On ${at}, the password of your account in ${input.tenantName} (${input.to}) was reset with a link sent to this address.`),
-      paragraph('If you reset it, there is nothing to do.'),
+      paragraph('If you reset it, there is nothing more to do. Your API keys still work: a reset does not end them, so review them on the API keys page if you think someone else had your password.'),
       paragraph(`If you did not, someone else can read your e-mail or had the link: secure your mailbox, reset the password again from the sign-in page, and tell the owners or admins of ${input.tenantName}.`),
       button('Go to the sign-in page', consoleLink(context, 'login')),
     ],
