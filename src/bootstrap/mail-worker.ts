@@ -2,6 +2,8 @@ import type { DeliveryPass, MailDelivery } from '../application/mail/mail-delive
 
 /** How often an instance looks in the outbox when nothing woke it sooner. */
 export const DEFAULT_MAIL_POLL_MS = 1_000;
+/** How often an instance drops finished messages past their keeping time. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * Runs the delivery passes of one instance: every `pollMs` in the background once started, at
@@ -12,6 +14,7 @@ export const DEFAULT_MAIL_POLL_MS = 1_000;
 export class MailWorker {
   private running: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
+  private pruner: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(
@@ -39,12 +42,15 @@ export class MailWorker {
       if (!this.stopped) this.timer = setTimeout(() => void tick(), full ? 0 : this.pollMs);
     };
     this.timer = setTimeout(() => void tick(), 0);
+    this.pruner = setInterval(() => void this.delivery.prune().catch(this.onError), PRUNE_EVERY_MS);
+    this.pruner.unref();
   }
 
   /** Stops polling and waits for the pass under way. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.pruner) clearInterval(this.pruner);
     await this.running;
   }
 }

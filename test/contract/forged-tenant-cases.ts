@@ -1,5 +1,5 @@
 import { LIST_API_KEYS, LIST_MEMBERS } from '../../src/adapters/persistence/kysely/migrations/0012-tenant-list-reads';
-import { CLAIM_MAIL, FINISH_MAIL, MAIL_SUBJECT } from '../../src/adapters/persistence/kysely/migrations/0013-email-tokens-and-outbox';
+import { CLAIM_MAIL, FINISH_MAIL, MAIL_SUBJECT, PRUNE_MAIL } from '../../src/adapters/persistence/kysely/migrations/0013-email-tokens-and-outbox';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { auditRow } from '../../src/adapters/persistence/kysely/repositories/audit-event-repository';
@@ -222,7 +222,9 @@ export function describeForgedTenantCases(name: string, setting: ForgedTenantSet
         const claimed = (await sql`select * from ${sql.id(CLAIM_MAIL)}(${now}::timestamptz, ${now}::timestamptz, 100, ${proof})`.execute(setting.attacker())).rows;
         const finished = (await sql<{ done: boolean }>`
           select ${sql.id(FINISH_MAIL)}(${mail.id}::uuid, 0, 'sent', ${now}::timestamptz, null, null, ${proof}) as done`.execute(setting.attacker())).rows;
-        expect({ proof, claimed, finished }).toEqual({ proof, claimed: [], finished: [{ done: false }] });
+        const pruned = (await sql<{ dropped: number }>`
+          select ${sql.id(PRUNE_MAIL)}('infinity'::timestamptz, ${proof}) as dropped`.execute(setting.attacker())).rows;
+        expect({ proof, claimed, finished, pruned }).toEqual({ proof, claimed: [], finished: [{ done: false }], pruned: [{ dropped: 0 }] });
       }
       const genuineClaim = await sql<{ id: string }>`
         select id from ${sql.id(CLAIM_MAIL)}(${now}::timestamptz, ${now}::timestamptz, 100, ${walls().proof(MAIL_SUBJECT)})`.execute(setting.attacker());

@@ -1,5 +1,5 @@
 import { LIST_API_KEYS, LIST_MEMBERS } from '../../src/adapters/persistence/kysely/migrations/0012-tenant-list-reads';
-import { CLAIM_MAIL, FINISH_MAIL, LOOKUP_EMAIL_TOKEN } from '../../src/adapters/persistence/kysely/migrations/0013-email-tokens-and-outbox';
+import { CLAIM_MAIL, FINISH_MAIL, LOOKUP_EMAIL_TOKEN, PRUNE_MAIL } from '../../src/adapters/persistence/kysely/migrations/0013-email-tokens-and-outbox';
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { auditRow } from '../../src/adapters/persistence/kysely/repositories/audit-event-repository';
@@ -292,7 +292,7 @@ export function describeTenantWallCases(
     test('the lookups run as the owner with a pinned search_path, and only the app role may call them', async () => {
       const crossings = [
         LOOKUP_USER_BY_EMAIL, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE, RECORD_API_KEY_USES,
-        LIST_PENDING_INVITES, LIST_MEMBERS, LIST_API_KEYS, WALL_TENANT, WALL_KEY_STATE, LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL,
+        LIST_PENDING_INVITES, LIST_MEMBERS, LIST_API_KEYS, WALL_TENANT, WALL_KEY_STATE, LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL,
       ];
       const { rows } = await sql<{ name: string; definer: boolean; config: string[] | null; public_can: boolean; app_can: boolean }>`
         select p.proname as name, p.prosecdef as definer, p.proconfig as config,
@@ -323,7 +323,7 @@ export function describeTenantWallCases(
       expect(rows.map((row) => row.name)).toEqual([
         'applied_migrations', APPLIED_MODULE_MIGRATIONS, LIST_API_KEYS, LIST_MEMBERS, LIST_PENDING_INVITES, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE,
         LOOKUP_USER_BY_EMAIL, PRUNE_CREDENTIAL_CHANGES, READ_CREDENTIAL_CHANGES, WALL_KEY_STATE, WALL_TENANT, RECORD_API_KEY_USES,
-        LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL,
+        LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL,
       ].sort());
     });
 

@@ -9,7 +9,7 @@ import type { OutgoingMail } from '../../src/domain/outgoing-mail';
 import { renderStoredMail } from '../../src/application/mail/render-mail';
 import { TestClock } from '../../src/testing/test-clock';
 
-const POLICY: DeliveryPolicy = { maxAttempts: 3, retryBaseMs: 60_000, retryMaxMs: 90_000, leaseMs: 300_000, batch: 10 };
+const POLICY: DeliveryPolicy = { maxAttempts: 3, retryBaseMs: 60_000, retryMaxMs: 90_000, leaseMs: 300_000, batch: 10, keepFinishedMs: 86_400_000 };
 
 /** A transport that answers each send with the next scripted outcome (then accepts everything). */
 class ScriptedMailer implements Mailer {
@@ -142,5 +142,19 @@ describe('mail delivery from the outbox', () => {
     expect(await storage.repos.outbox.claimDue(new Date(Date.now() + 86_400_000), new Date(Date.now() + 90_000_000), 10)).toEqual([]);
     const [event] = await storage.repos.auditEvents.list(tenantId, { limit: 5 });
     expect(event).toMatchObject({ action: 'email.skipped', targetId: userId, details: { kind: 'verify-email', reason: 'mail_not_configured' } });
+  });
+
+  it('keeps finished messages a while, then prunes them; a message still pending is never pruned', async () => {
+    const { storage, clock, delivery, post } = await world(['permanent', 'temporary']);
+    await post();
+    await post();
+    expect(await delivery.deliverDue()).toMatchObject({ failed: 1, retried: 1 });
+    clock.advance({ hours: 23 });
+    expect(await delivery.prune()).toBe(0);
+    clock.advance({ hours: 2 });
+    expect(await delivery.prune()).toBe(1);
+    // The pending one is still there, and is delivered.
+    expect(await delivery.deliverDue()).toMatchObject({ claimed: 1, sent: 1 });
+    expect(await storage.repos.outbox.pruneFinished(new Date(clock.now().getTime() + 1))).toBe(1);
   });
 });

@@ -20,10 +20,12 @@ export interface DeliveryPolicy {
   readonly leaseMs: number;
   /** Messages claimed at once. */
   readonly batch: number;
+  /** How long a sent or failed message stays in the outbox (for whoever looks into a delivery). */
+  readonly keepFinishedMs: number;
 }
 
 export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = {
-  maxAttempts: 8, retryBaseMs: 30_000, retryMaxMs: 3_600_000, leaseMs: 300_000, batch: 20,
+  maxAttempts: 8, retryBaseMs: 30_000, retryMaxMs: 3_600_000, leaseMs: 300_000, batch: 20, keepFinishedMs: 30 * 86_400_000,
 };
 
 export interface DeliveryDeps {
@@ -78,6 +80,11 @@ export class MailDelivery {
       else pass.failed += 1;
     }
     return pass;
+  }
+
+  /** Drops finished messages older than the policy keeps them; returns how many. */
+  prune(): Promise<number> {
+    return this.deps.repos.outbox.pruneFinished(new Date(this.deps.clock.now().getTime() - this.policy.keepFinishedMs));
   }
 
   private async attempt(mail: ClaimedMail): Promise<MailOutcome> {

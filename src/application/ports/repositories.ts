@@ -127,6 +127,8 @@ export interface MailOutboxRepository {
    * message is no longer at that attempt (its lease ended and another claim took it) or finished.
    */
   finish(mailId: string, attempt: number, outcome: MailOutcome): Promise<boolean>;
+  /** Drops messages sent or failed before `before` (pending ones stay whatever their age); returns how many. */
+  pruneFinished(before: Date): Promise<number>;
 }
 
 /** A stored hash replaced by another, on condition that it is still the one stored. */

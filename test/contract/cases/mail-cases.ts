@@ -162,6 +162,27 @@ export function describeMailCases(storage: StorageGetter): void {
       for (const mail of [...firstTwo, ...rest]) await repos.outbox.finish(mail.id, mail.attempt, { status: 'sent', at: now });
     });
 
+    test('pruneFinished drops sent and failed messages finished before the time given, never a pending one', async () => {
+      const { repos } = storage();
+      await drainPast(repos);
+      const { tenant } = await seedTenant(repos);
+      const [sent, failed, pending] = [aMail(tenant.id), aMail(tenant.id), aMail(tenant.id, { createdAt: minutesFrom(PAST, 60) })];
+      for (const mail of [sent, failed, pending]) await repos.outbox.enqueue(mail);
+      const claimed = await repos.outbox.claimDue(minutesFrom(PAST, 1), minutesFrom(PAST, 5), 10);
+      expect(claimed.map((m) => m.id).sort()).toEqual([sent.id, failed.id].sort());
+      // Finished at times no other case uses (they all finish at PAST or later).
+      const finishedAt = new Date('1990-01-01T00:00:00.000Z');
+      await repos.outbox.finish(sent.id, 1, { status: 'sent', at: minutesFrom(finishedAt, 2) });
+      await repos.outbox.finish(failed.id, 1, { status: 'failed', at: minutesFrom(finishedAt, 3), error: '550' });
+
+      expect(await repos.outbox.pruneFinished(minutesFrom(finishedAt, 2))).toBe(0);
+      expect(await repos.outbox.pruneFinished(minutesFrom(finishedAt, 3))).toBe(1);
+      expect(await repos.outbox.pruneFinished(minutesFrom(finishedAt, 600))).toBe(1);
+      const [left] = await repos.outbox.claimDue(minutesFrom(PAST, 60), minutesFrom(PAST, 65), 10);
+      expect(left?.id).toBe(pending.id);
+      await repos.outbox.finish(pending.id, left!.attempt, { status: 'sent', at: minutesFrom(PAST, 60) });
+    });
+
     test('a message enqueued in a unit of work that fails is never claimed', async () => {
       const { repos, unitOfWork } = storage();
       await drainPast(repos);

@@ -67,5 +67,15 @@ export function memoryOutbox(outbox: Map<string, StoredMail>): MailOutboxReposit
         : { ...mail, status: outcome.status, input: {}, leasedUntil: null, finishedAt: outcome.at, lastError: outcome.status === 'failed' ? outcome.error : null });
       return true;
     },
+    async pruneFinished(before) {
+      let dropped = 0;
+      for (const [id, mail] of outbox) {
+        if (mail.status !== 'pending' && mail.finishedAt !== null && mail.finishedAt.getTime() < before.getTime()) {
+          outbox.delete(id);
+          dropped += 1;
+        }
+      }
+      return dropped;
+    },
   };
 }

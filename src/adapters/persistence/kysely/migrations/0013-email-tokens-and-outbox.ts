@@ -20,6 +20,7 @@ import { PROOF_OK } from './0009-tenant-wall-proofs';
 export const LOOKUP_EMAIL_TOKEN = 'lookup_email_token';
 export const CLAIM_MAIL = 'claim_mail';
 export const FINISH_MAIL = 'finish_mail';
+export const PRUNE_MAIL = 'prune_mail';
 /** The subject of the proof (migration 0009) that claiming and finishing messages want. */
 export const MAIL_SUBJECT = 'mail';
 
@@ -30,6 +31,7 @@ const signatures = () => [
   sql`${sql.id(LOOKUP_EMAIL_TOKEN)}(text)`,
   sql`${sql.id(CLAIM_MAIL)}(timestamptz, timestamptz, integer, text)`,
   sql`${sql.id(FINISH_MAIL)}(uuid, integer, text, timestamptz, timestamptz, text, text)`,
+  sql`${sql.id(PRUNE_MAIL)}(timestamptz, text)`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -131,6 +133,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       where m.id = p_id and m.attempts = p_attempt and m.status = 'pending'
       returning true into v_found;
       return coalesce(v_found, false);
+    end $$`.execute(db);
+
+  // Finished messages are kept a while for whoever looks into a delivery, then dropped.
+  await sql`create index mail_outbox_finished_idx on mail_outbox (finished_at) where status <> 'pending'`.execute(db);
+  await sql`
+    create function ${sql.id(PRUNE_MAIL)}(p_before timestamptz, p_proof text)
+      returns integer
+      language plpgsql security definer
+      set search_path = public, pg_temp
+    as $$
+    declare
+      v_dropped integer;
+    begin
+      if not ${proofOk}(${sql.lit(MAIL_SUBJECT)}, p_proof) then
+        return 0;
+      end if;
+      delete from public.mail_outbox m where m.status <> 'pending' and m.finished_at < p_before;
+      get diagnostics v_dropped = row_count;
+      return v_dropped;
     end $$`.execute(db);
 
   for (const signature of signatures()) {

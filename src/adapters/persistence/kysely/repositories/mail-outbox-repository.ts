@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { MailOutboxRepository } from '../../../../application/ports/repositories';
 import type { ClaimedMail, MailInput, MailOutcome, OutgoingMail } from '../../../../domain/outgoing-mail';
-import { CLAIM_MAIL, FINISH_MAIL, MAIL_SUBJECT } from '../migrations/0013-email-tokens-and-outbox';
+import { CLAIM_MAIL, FINISH_MAIL, MAIL_SUBJECT, PRUNE_MAIL } from '../migrations/0013-email-tokens-and-outbox';
 import type { TenantScope } from '../driver/tenant-scope';
 
 interface ClaimRow {
@@ -51,5 +51,10 @@ export class KyselyMailOutboxRepository implements MailOutboxRepository {
       select ${sql.id(FINISH_MAIL)}(${mailId}::uuid, ${attempt}::integer, ${status}, ${outcome.at}::timestamptz,
         ${next}::timestamptz, ${error}, ${this.proof}) as finished`.execute(this.scope.db);
     return rows[0]?.finished === true;
+  }
+
+  async pruneFinished(before: Date): Promise<number> {
+    const { rows } = await sql<{ dropped: number }>`select ${sql.id(PRUNE_MAIL)}(${before}::timestamptz, ${this.proof}) as dropped`.execute(this.scope.db);
+    return Number(rows[0]?.dropped ?? 0);
   }
 }
