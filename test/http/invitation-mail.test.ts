@@ -166,7 +166,7 @@ describe('invitations with no way to send mail', () => {
   it('POST /invite still answers 201 and the trail records email.skipped; resend answers 503', async () => {
     // Production without SMTP_URL: the service runs, and has no mailer.
     const config = testConfig({}, { nodeEnv: 'production', rateLimits: { ...testConfig().rateLimits, ...GENEROUS_RATE_LIMITS } });
-    // Every 5xx is logged; here the 503s are the point, so they are kept rather than printed.
+    // A 503 from a rule (mail not configured) is an answer, not a failure: nothing is logged.
     const logged: unknown[] = [];
     const assembly = await assembleForTest({}, config, { onError: (err) => logged.push(err) });
     try {
@@ -186,7 +186,7 @@ describe('invitations with no way to send mail', () => {
       for (const target of [id, randomUUID()]) {
         expectError(await request(app).post(`${AUTH}/invites/${target}/resend`).set(bearer(owner)), 503, 'E-mail delivery is not configured');
       }
-      expect(logged.map((err) => (err as Error).message)).toEqual(['E-mail delivery is not configured', 'E-mail delivery is not configured']);
+      expect(logged).toEqual([]);
     } finally {
       await assembly.close();
     }
