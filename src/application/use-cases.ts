@@ -15,6 +15,7 @@ import type { RecordRefusal } from './audit/record-refusal';
 import type { RemoveMember } from './members/remove-member';
 import type { RevokeApiKey } from './api-keys/revoke-api-key';
 import type { RevokeInvite } from './invites/revoke-invite';
+import type { ResendInvite } from './invites/resend-invite';
 import type { Signup } from './signup/signup';
 import type { CredentialChangeFeed } from './ports/credential-change-feed';
 import type { ForgotPassword } from './password-reset/forgot-password';
@@ -31,6 +32,7 @@ export interface UseCases {
   readonly inviteUser: InviteUser;
   readonly listInvites: ListInvites;
   readonly revokeInvite: RevokeInvite;
+  readonly resendInvite: ResendInvite;
   readonly listMembers: ListMembers;
   readonly changeMemberRole: ChangeMemberRole;
   readonly removeMember: RemoveMember;

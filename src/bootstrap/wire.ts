@@ -28,6 +28,7 @@ import { RecordRefusal } from '../application/audit/record-refusal';
 import { RemoveMember } from '../application/members/remove-member';
 import { RevokeApiKey } from '../application/api-keys/revoke-api-key';
 import { RevokeInvite } from '../application/invites/revoke-invite';
+import { ResendInvite } from '../application/invites/resend-invite';
 import { Signup } from '../application/signup/signup';
 import { EmailTokens } from '../application/mail/email-tokens';
 import { Postbox } from '../application/mail/postbox';
@@ -116,15 +117,16 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     signup: new Signup({ repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, inviteRequiresEmailMatch: policy.inviteRequireEmailMatch }),
     login: new Login({ users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, dummyHash, auditEvents, trail }),
     authenticate,
-    createApiKey: new CreateApiKey({ unitOfWork, trail, ids, secrets, clock }),
+    createApiKey: new CreateApiKey({ unitOfWork, trail, ids, secrets, clock, postbox }),
     listApiKeys: new ListApiKeys({ apiKeys: repos.apiKeys }),
     revokeApiKey: new RevokeApiKey({ unitOfWork, trail }),
-    inviteUser: new InviteUser({ unitOfWork, trail, ids, secrets, clock, inviteTtlSeconds: policy.inviteTtlSeconds }),
+    inviteUser: new InviteUser({ unitOfWork, trail, ids, secrets, clock, inviteTtlSeconds: policy.inviteTtlSeconds, postbox }),
     listInvites: new ListInvites({ invites: repos.invites, clock }),
     revokeInvite: new RevokeInvite({ unitOfWork, trail }),
+    resendInvite: new ResendInvite({ unitOfWork, postbox, clock, trail }),
     listMembers: new ListMembers({ users: repos.users }),
-    changeMemberRole: new ChangeMemberRole({ unitOfWork, trail }),
-    removeMember: new RemoveMember({ unitOfWork, clock, trail }),
+    changeMemberRole: new ChangeMemberRole({ unitOfWork, trail, clock, postbox }),
+    removeMember: new RemoveMember({ unitOfWork, clock, trail, postbox }),
     changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail, clock, postbox }),
     forgotPassword: new ForgotPassword({
       repos, unitOfWork, postbox, emailTokens, trail, resetTtlSeconds: policy.mailTokens.resetTtlSeconds, onError: services.onBackgroundError,

@@ -62,7 +62,12 @@ export function describeFullFlow(name: string, open: () => Promise<DatabaseApp>)
       expect(again.body).toEqual({ error: 'Invite already accepted' });
 
       const spareId = (listed.body.invites as Array<{ id: string; role: string }>).find((i) => i.role === 'member')!.id;
+      const acceptedId = (listed.body.invites as Array<{ id: string; role: string }>).find((i) => i.role === 'viewer')!.id;
+      const resent = await request(app).post(`${API}/invites/${spareId}/resend`).set(bearer);
+      expect({ status: resent.status, body: resent.body }).toEqual({ status: 202, body: {} });
+      expect((await request(app).post(`${API}/invites/${acceptedId}/resend`).set(bearer)).body).toEqual({ error: 'Invite already accepted' });
       expect((await request(app).delete(`${API}/invites/${spareId}`).set(bearer)).body).toEqual({ deleted: true });
+      expect((await request(app).post(`${API}/invites/${spareId}/resend`).set(bearer)).status).toBe(404);
       expect((await request(app).get(`${API}/invites`).set(bearer)).body).toEqual({ invites: [] });
       expect(spare.status).toBe(201);
 
@@ -72,6 +77,9 @@ export function describeFullFlow(name: string, open: () => Promise<DatabaseApp>)
       const stored = await db.selectFrom('api_keys').selectAll().where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
       expect(stored.key_hash).toMatch(/^[0-9a-f]{64}$/);
       expect(stored.key_hash).not.toContain(key.body.api_key.slice(5));
+      // The messages went into the outbox with their changes: the key's notice, two invitations and the resend.
+      const outbox = await db.selectFrom('mail_outbox').select(['kind', 'recipient']).where('tenant_id', '=', tenantId).execute();
+      expect(outbox.map((row) => row.kind).sort()).toEqual(['api-key-created', 'invitation', 'invitation', 'invitation']);
     });
 
     it('leaves the invite pending when its signup is refused for a registered address', async () => {

@@ -8,6 +8,7 @@ const ADMIN_ROUTES = [
   ['post', '/invite'],
   ['get', '/invites'],
   ['delete', '/invites/:id'],
+  ['post', '/invites/:id/resend'],
 ] as const;
 
 describe('Role checks', () => {

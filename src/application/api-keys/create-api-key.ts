@@ -4,6 +4,8 @@ import { assertRoleAtLeast } from '../../domain/role';
 import { normalizeVisibleText } from '../../domain/visible-text';
 import { holdCaller } from '../authentication/hold-caller';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
+import { callerGone } from '../authentication/caller-gone';
+import type { Postbox } from '../mail/postbox';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/ids';
 import type { Secrets } from '../ports/secrets';
@@ -30,14 +32,21 @@ export interface CreateApiKeyDeps {
   readonly ids: IdGenerator;
   readonly secrets: Secrets;
   readonly clock: Clock;
+  /** Where the "an API key was created" notice goes. */
+  readonly postbox: Postbox;
 }
 
+/**
+ * POST /api-keys: a key that acts as the caller. The caller is told by e-mail, in the same unit of
+ * work, with the key's name and prefix only: a key made with a stolen session is then seen by the
+ * person it acts as.
+ */
 export class CreateApiKey {
   constructor(private readonly deps: CreateApiKeyDeps) {}
 
   async execute(caller: Principal, input: CreateApiKeyInput = {}, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<CreatedApiKey> {
     assertRoleAtLeast(caller.role, 'admin');
-    const { unitOfWork, trail, ids, secrets, clock } = this.deps;
+    const { unitOfWork, trail, ids, secrets, clock, postbox } = this.deps;
     const apiKey = composeApiKey(secrets.randomHex(API_KEY_RANDOM_BYTES));
     const prefix = apiKeyLookupPrefix(apiKey);
     const now = clock.now();
@@ -65,6 +74,15 @@ export class CreateApiKey {
         targetId: id,
         details: { prefix, name, expires_at: expiresAt?.toISOString() ?? null },
       }));
+      const owner = await tx.users.findById(caller.tenantId, caller.userId);
+      if (!owner) throw callerGone(caller);
+      const tenant = await tx.tenants.findById(caller.tenantId);
+      if (tenant) {
+        await postbox.post(tx, {
+          tenantId: caller.tenantId, userId: owner.id,
+          mail: { kind: 'api-key-created', input: { to: owner.email, tenantName: tenant.name, keyName: name, keyPrefix: prefix, createdAt: now.toISOString() } },
+        }, origin);
+      }
     });
     return { id, apiKey, prefix, name, expiresAt };
   }

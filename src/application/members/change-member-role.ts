@@ -4,17 +4,22 @@ import { assertRoleAtLeast, type Role } from '../../domain/role';
 import { type MemberSummary, memberSummary } from './list-members';
 import { lockMembership, memberIdOrThrow, revokeInvitesOutranking } from './membership-transaction';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
+import type { Postbox } from '../mail/postbox';
+import type { Clock } from '../ports/clock';
 import type { UnitOfWork } from '../ports/unit-of-work';
 
 export interface ChangeMemberRoleDeps {
   readonly unitOfWork: UnitOfWork;
   readonly trail: AuditTrail;
+  readonly clock: Clock;
+  /** Where the "your role was changed" notice goes. */
+  readonly postbox: Postbox;
 }
 
 /**
  * Sets a member's role under the tenant's membership lock. A real change ends the member's
  * sessions (their tokens carry the old role) and, in the same transaction, revokes the pending
- * invites they sent for a role above the new one; setting the role a member already has changes nothing.
+ * invites they sent for a role above the new one, and tells the member by e-mail; setting the role a member already has changes nothing.
  * Callers may change their own role by the same rules (an owner may step down while another owner remains).
  */
 export class ChangeMemberRole {
@@ -38,6 +43,16 @@ export class ChangeMemberRole {
         targetId,
         details: { from: locked.target.role, to: role, invites_revoked: invitesRevoked },
       }));
+      const tenant = await tx.tenants.findById(caller.tenantId);
+      if (tenant) {
+        await this.deps.postbox.post(tx, {
+          tenantId: caller.tenantId, userId: targetId,
+          mail: {
+            kind: 'role-changed',
+            input: { to: locked.target.email, tenantName: tenant.name, oldRole: locked.target.role, newRole: role, changedAt: this.deps.clock.now().toISOString() },
+          },
+        }, origin);
+      }
       return { ...locked.target, role };
     });
     return memberSummary(target);

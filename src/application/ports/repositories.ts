@@ -197,6 +197,11 @@ export interface InviteRepository {
   /** Global lookup by token, whatever the invite's state; null when no invite has that token. */
   findByToken(token: string): Promise<Invite | null>;
   /**
+   * The tenant's invite with that id, whatever its state, token included (a resend carries it
+   * again); null when that tenant has no invite with that id, whoever else may have one.
+   */
+  findById(tenantId: string, inviteId: string): Promise<Invite | null>;
+  /**
    * Consumes the tenant's invite once: sets accepted_at only if it is still null and the invite has
    * not expired at `now`. Returns false when another signup got there first (or it has expired
    * since), or when that tenant has no invite with that id.

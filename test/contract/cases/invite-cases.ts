@@ -25,6 +25,24 @@ export function describeInviteCases(storage: StorageGetter): void {
       expect(await repos.invites.findByToken(randomBytes(32).toString('hex'))).toBeNull();
     });
 
+    test("findById returns the tenant's invite with every field, whatever its state, and nothing of another tenant", async () => {
+      const { repos } = storage();
+      const a = await seedTenant(repos);
+      const b = await seedTenant(repos);
+      const pending = anInvite(a.tenant.id, a.user.id, { role: 'admin' });
+      const expired = anInvite(a.tenant.id, a.user.id, { expiresAt: earlier });
+      const accepted = anInvite(a.tenant.id, a.user.id, { acceptedAt: earlier });
+      const ofB = anInvite(b.tenant.id, b.user.id);
+      await stored(pending, expired, accepted, ofB);
+
+      for (const invite of [pending, expired, accepted]) expect(await repos.invites.findById(a.tenant.id, invite.id)).toEqual(invite);
+      expect(await repos.invites.findById(a.tenant.id, ofB.id)).toBeNull();
+      expect(await repos.invites.findById(b.tenant.id, ofB.id)).toEqual(ofB);
+      expect(await repos.invites.findById(a.tenant.id, randomUUID())).toBeNull();
+      expect(await repos.invites.findById(a.tenant.id, 'not-a-uuid')).toBeNull();
+      expect(await repos.invites.findById('not-a-uuid', pending.id)).toBeNull();
+    });
+
     test('markAccepted consumes an invite once', async () => {
       const { repos } = storage();
       const { tenant, user } = await seedTenant(repos);

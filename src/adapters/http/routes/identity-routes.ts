@@ -132,6 +132,14 @@ export function identityRoutes(useCases: UseCases): Route[] {
       },
     }),
     route({
+      // The same invitation again, same link (resend-invite.ts); 202: what follows happens by e-mail.
+      method: 'post', path: `${AUTH_BASE}/invites/:id/resend`, group: 'protected', role: 'admin',
+      handle: async ({ principal, params, origin }) => {
+        await useCases.resendInvite.execute(principal, params['id']!, origin);
+        return json(202, {});
+      },
+    }),
+    route({
       method: 'get', path: `${AUTH_BASE}/members`, group: 'protected', role: 'admin',
       handle: async ({ principal }) => json(200, { members: (await useCases.listMembers.execute(principal)).map(memberJson) }),
     }),

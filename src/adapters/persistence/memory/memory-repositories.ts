@@ -181,6 +181,10 @@ export function memoryRepositories(state: MemoryState): Repositories {
         for (const invite of state.invites.values()) if (invite.token === token) return invite;
         return null;
       },
+      async findById(tenantId, inviteId) {
+        const invite = state.invites.get(inviteId);
+        return invite && invite.tenantId === tenantId ? invite : null;
+      },
       async markAccepted(tenantId, inviteId, now) {
         const invite = state.invites.get(inviteId);
         if (!invite || invite.tenantId !== tenantId) return false;

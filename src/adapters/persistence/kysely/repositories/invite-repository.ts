@@ -39,6 +39,14 @@ export class KyselyInviteRepository implements InviteRepository {
     return rows[0] ? toInvite(rows[0]) : null;
   }
 
+  async findById(tenantId: string, inviteId: string): Promise<Invite | null> {
+    if (!isUuid(tenantId) || !isUuid(inviteId)) return null;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      db.selectFrom('tenant_invites').selectAll().where('id', '=', inviteId).where('tenant_id', '=', tenantId).executeTakeFirst(),
+    );
+    return row ? toInvite(row) : null;
+  }
+
   /**
    * One conditional UPDATE: the row lock makes a concurrent second caller re-check the condition
    * after the first commits and match nothing, so exactly one signup consumes the invite.
