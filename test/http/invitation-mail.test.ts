@@ -77,7 +77,7 @@ describe('invitation e-mails', () => {
     await t.assembly.mailWorker!.deliverNow();
     const message = mailbox.latestTo(elsewhere.email)!;
     expect(message.subject).toBe('You are invited to join Inviting');
-    expect(message.text).toContain('already belongs to an account in another organization');
+    expect(message.text).toContain('already belongs to an account, and an address belongs to one organization only');
     expect(message.text).not.toContain('/console/join');
     expect(message.text).not.toContain(created.invite_token);
     expect(message.html).not.toContain(created.invite_token);

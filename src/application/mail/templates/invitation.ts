@@ -37,7 +37,7 @@ export function invitationMail(input: InvitationInput, context: MailContext): Ma
       heading: `Join ${input.tenantName}`,
       blocks: [
         invited,
-        paragraph('This address already belongs to an account in another organization, and an address belongs to one organization only, so the invitation cannot be accepted with it.'),
+        paragraph('This address already belongs to an account, and an address belongs to one organization only, so the invitation cannot be accepted with it. If you are already a member of this organization, sign in as usual.'),
         paragraph(`To join ${input.tenantName}, ask ${inviter} to invite another of your addresses.`),
         paragraph(`If you do not know ${inviter}, ignore this message.`),
       ],
