@@ -34,6 +34,7 @@ import type { Config } from './config';
 import { type OpenedStorage, openStorage } from './database';
 import { mailerOf } from './mailer';
 import { MailWorker } from './mail-worker';
+import { SmtpMailer } from '../adapters/mail/smtp-mailer';
 import { mailSendLimitsOf } from './mail-send-limits';
 import { MailDelivery } from '../application/mail/mail-delivery';
 import { renderStoredMail } from '../application/mail/render-mail';
@@ -158,6 +159,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
     const ids = parts.ids ?? new RandomUuidGenerator();
     const secrets = parts.secrets ?? new NodeSecrets();
     const mailer = parts.mailer ?? mailerOf(config, logger);
+    if (mailer instanceof SmtpMailer) closeables.add('smtp', () => mailer.close());
     const keyUsage = parts.keyUsage
       ?? new BatchedApiKeyUsage(storage.storage.repos.apiKeys, clock, failed('api key usage'), config.apiKeyUsage);
     if (keyUsage instanceof BatchedApiKeyUsage) closeables.add('api key usage', () => keyUsage.close());

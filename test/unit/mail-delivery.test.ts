@@ -9,7 +9,7 @@ import type { OutgoingMail } from '../../src/domain/outgoing-mail';
 import { renderStoredMail } from '../../src/application/mail/render-mail';
 import { TestClock } from '../../src/testing/test-clock';
 
-const POLICY: DeliveryPolicy = { maxAttempts: 3, retryBaseMs: 60_000, retryMaxMs: 90_000, leaseMs: 300_000, batch: 10, keepFinishedMs: 86_400_000 };
+const POLICY: DeliveryPolicy = { maxAttempts: 3, retryBaseMs: 60_000, retryMaxMs: 90_000, leaseMs: 300_000, batch: 10, concurrency: 1, keepFinishedMs: 86_400_000 };
 
 /** A transport that answers each send with the next scripted outcome (then accepts everything). */
 class ScriptedMailer implements Mailer {

@@ -21,12 +21,24 @@ const CONNECTION_FAILURES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDN
  */
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as const;
 
-/** Sends through an SMTP server with nodemailer; one connection a message. */
+/**
+ * Connections to the SMTP server, reused from message to message: the delivery worker sends a
+ * batch at a time, and a new connection (with its TLS handshake and login) for each message would
+ * cost more than the message (docs/benchmarks.md, "Invitations by e-mail from two instances").
+ */
+const POOL = { pool: true, maxConnections: 3, maxMessages: 100 } as const;
+
+/** Sends through an SMTP server with nodemailer, over a small pool of connections. */
 export class SmtpMailer implements Mailer {
   private readonly transport;
 
   constructor(private readonly options: SmtpMailerOptions) {
-    this.transport = createTransport({ url: options.url, ...TIMEOUTS });
+    this.transport = createTransport({ url: options.url, ...TIMEOUTS, ...POOL });
+  }
+
+  /** Closes the pool's connections (at shutdown, after the last delivery pass). */
+  close(): void {
+    this.transport.close();
   }
 
   async send(message: MailMessage): Promise<void> {

@@ -20,12 +20,14 @@ export interface DeliveryPolicy {
   readonly leaseMs: number;
   /** Messages claimed at once. */
   readonly batch: number;
+  /** Messages of a batch in flight at once. */
+  readonly concurrency: number;
   /** How long a sent or failed message stays in the outbox (for whoever looks into a delivery). */
   readonly keepFinishedMs: number;
 }
 
 export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = {
-  maxAttempts: 8, retryBaseMs: 30_000, retryMaxMs: 3_600_000, leaseMs: 300_000, batch: 20, keepFinishedMs: 30 * 86_400_000,
+  maxAttempts: 8, retryBaseMs: 30_000, retryMaxMs: 3_600_000, leaseMs: 300_000, batch: 20, concurrency: 4, keepFinishedMs: 30 * 86_400_000,
 };
 
 export interface DeliveryDeps {
@@ -72,13 +74,19 @@ export class MailDelivery {
     const now = this.deps.clock.now();
     const claimed = await this.deps.repos.outbox.claimDue(now, new Date(now.getTime() + this.policy.leaseMs), this.policy.batch);
     const pass = { claimed: claimed.length, sent: 0, retried: 0, failed: 0 };
-    for (const mail of claimed) {
-      const outcome = await this.attempt(mail);
-      if (!(await this.finish(mail, outcome))) continue;
-      if (outcome.status === 'sent') pass.sent += 1;
-      else if (outcome.status === 'retry') pass.retried += 1;
-      else pass.failed += 1;
-    }
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < claimed.length) {
+        const mail = claimed[next]!;
+        next += 1;
+        const outcome = await this.attempt(mail);
+        if (!(await this.finish(mail, outcome))) continue;
+        if (outcome.status === 'sent') pass.sent += 1;
+        else if (outcome.status === 'retry') pass.retried += 1;
+        else pass.failed += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.policy.concurrency, claimed.length) }, lane));
     return pass;
   }
 
