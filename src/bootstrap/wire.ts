@@ -14,6 +14,7 @@ import { GetAccount } from '../application/account/get-account';
 import { Login } from '../application/login/login';
 import type { ApiKeyUsage } from '../application/ports/api-key-usage';
 import type { ChangePositions } from '../application/ports/change-positions';
+import type { CommonPasswords } from '../application/ports/common-passwords';
 import type { Clock } from '../application/ports/clock';
 import type { CredentialChangeFeed } from '../application/ports/credential-change-feed';
 import type { CredentialStates } from '../application/ports/credential-states';
@@ -27,9 +28,11 @@ import { RecordRefusal } from '../application/audit/record-refusal';
 import { RemoveMember } from '../application/members/remove-member';
 import { RevokeApiKey } from '../application/api-keys/revoke-api-key';
 import { RevokeInvite } from '../application/invites/revoke-invite';
+import { NewPasswordCheck } from '../application/passwords/new-password-check';
 import { Signup } from '../application/signup/signup';
 import type { UseCases } from '../application/use-cases';
 import type { ModuleAuditAction } from '../domain/audit-event';
+import type { PasswordPolicyName } from '../domain/password-policy';
 import type { Storage } from '../adapters/persistence/storage';
 
 /** The ports the use-cases are built over, every one chosen by assemble (assemble.ts). */
@@ -51,12 +54,16 @@ export interface Services {
   readonly serviceKeys: ServiceKeyLookup;
   /** Where last_used_at is kept. */
   readonly keyUsage: ApiKeyUsage;
+  /** The list the strict password policy refuses from; never read under the default policy. */
+  readonly commonPasswords: CommonPasswords;
 }
 
 export interface Policy {
   readonly inviteTtlSeconds: number;
   /** INVITE_REQUIRE_EMAIL_MATCH: a signup must use the invited address. Off unless set. */
   readonly inviteRequireEmailMatch?: boolean;
+  /** PASSWORD_POLICY: what a new password must meet beyond its length. `default` unless set. */
+  readonly passwordPolicy?: PasswordPolicyName;
   /**
    * How long a verified service key is trusted before storage is read again, at most: a revocation
    * the instance reads from the change log ends the trust at once.
@@ -90,8 +97,12 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   });
   // A service key revoked or re-scoped is no longer trusted from the moment the change is applied.
   credentialChanges.watch(authenticateService);
+  // One check for every way a password is set, so no path applies a weaker rule than another.
+  const passwords = new NewPasswordCheck({ policy: policy.passwordPolicy ?? 'default', commonPasswords: services.commonPasswords });
   return {
-    signup: new Signup({ repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, inviteRequiresEmailMatch: policy.inviteRequireEmailMatch }),
+    signup: new Signup({
+      repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, passwords, inviteRequiresEmailMatch: policy.inviteRequireEmailMatch,
+    }),
     login: new Login({ users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, dummyHash, auditEvents, trail }),
     authenticate,
     createApiKey: new CreateApiKey({ unitOfWork, trail, ids, secrets, clock }),
@@ -103,7 +114,7 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     listMembers: new ListMembers({ users: repos.users }),
     changeMemberRole: new ChangeMemberRole({ unitOfWork, trail }),
     removeMember: new RemoveMember({ unitOfWork, clock, trail }),
-    changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail }),
+    changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail, passwords }),
     getAccount: new GetAccount({ users: repos.users, tenants: repos.tenants }),
     listAuditEvents: new ListAuditEvents({ auditEvents, moduleActions: policy.moduleAuditActions }),
     recordRefusal: new RecordRefusal({ auditEvents, trail }),
