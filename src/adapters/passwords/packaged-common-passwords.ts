@@ -40,12 +40,22 @@ function listIn(file: string): ReadonlySet<string> {
   return list;
 }
 
+/**
+ * Walks the text rather than splitting it: an array of every line (437,000 strings, half of them
+ * too short to keep) nearly doubled the memory the process took from the system while loading.
+ */
 function readList(file: string): ReadonlySet<string> {
-  const text = gunzipSync(readFileSync(file)).toString('utf8');
+  const text = gunzipSync(readFileSync(file)).toString('utf8').toLowerCase();
   const list = new Set<string>();
-  for (const line of text.split('\n')) {
-    const entry = line.trim().toLowerCase();
-    if ([...entry].length >= PASSWORD_MIN_LENGTH) list.add(entry);
+  for (let start = 0; start < text.length;) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    // Length in UTF-16 units, at least the length in characters: a few too many kept, none missed.
+    if (end - start >= PASSWORD_MIN_LENGTH) {
+      const entry = text.slice(start, end).trim();
+      if (entry.length >= PASSWORD_MIN_LENGTH) list.add(entry);
+    }
+    start = end + 1;
   }
   return list;
 }
