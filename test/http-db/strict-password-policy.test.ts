@@ -15,7 +15,7 @@ function describeStrictPolicyOn(name: string, open: () => Promise<DatabaseApp>):
     let ctx: DatabaseApp;
     beforeAll(async () => {
       ctx = await open();
-    });
+    }, 60_000); // PGlite's start and migrations, on a busy machine
     afterAll(async () => {
       await ctx?.close();
     });
