@@ -2,7 +2,7 @@ import { CurrentPasswordIncorrect, TooManyFailedLogins } from '../../domain/erro
 import type { Principal } from '../../domain/principal';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import { callerGone } from '../authentication/caller-gone';
-import type { NewPasswordCheck } from '../passwords/new-password-check';
+import { memberPasswordContext, type NewPasswordCheck } from '../passwords/new-password-check';
 import type { LoginThrottle } from '../ports/login-throttle';
 import type { PasswordHasher } from '../ports/password-hasher';
 import type { Repositories } from '../ports/repositories';
@@ -54,9 +54,7 @@ export class ChangePassword {
     if (!decision.allowed) throw new TooManyFailedLogins(decision.retryAfterSeconds);
     if (!(await hasher.verify(input.currentPassword, user.passwordHash))) throw new CurrentPasswordIncorrect();
     await throttle.recordSuccess(attempt);
-    await this.deps.passwords.check(input.newPassword, async () => ({
-      email: user.email, tenantName: (await repos.tenants.findById(user.tenantId))?.name,
-    }));
+    await this.deps.passwords.check(input.newPassword, memberPasswordContext(repos.tenants, user));
 
     const change = { from: user.passwordHash, to: await hasher.hash(input.newPassword) };
     const changed = await unitOfWork.run(async (tx) => {

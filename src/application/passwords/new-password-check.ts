@@ -4,7 +4,9 @@ import {
 import {
   type PasswordContext, type PasswordPolicyName, type PasswordRefusal, strictPasswordRefusal,
 } from '../../domain/password-policy';
+import type { User } from '../../domain/user';
 import type { CommonPasswords } from '../ports/common-passwords';
+import type { TenantRepository } from '../ports/repositories';
 
 export interface NewPasswordCheckDeps {
   /** PASSWORD_POLICY: `default` checks nothing beyond the boundary's length rule. */
@@ -39,4 +41,15 @@ export class NewPasswordCheck {
     const refusal = strictPasswordRefusal(password, known, (candidate) => this.deps.commonPasswords.has(candidate));
     if (refusal !== null) throw new REFUSALS[refusal]();
   }
+}
+
+/**
+ * The context of a member's new password (a change, a reset): their address and their tenant's
+ * name, the name read only when the policy asks for it.
+ */
+export function memberPasswordContext(
+  tenants: Pick<TenantRepository, 'findById'>,
+  member: Pick<User, 'email' | 'tenantId'>,
+): () => Promise<PasswordContext> {
+  return async () => ({ email: member.email, tenantName: (await tenants.findById(member.tenantId))?.name });
 }
