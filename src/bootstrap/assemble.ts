@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { AuditTrail } from '../application/audit/audit-trail';
 import type { ApiKeyUsage } from '../application/ports/api-key-usage';
 import type { Clock } from '../application/ports/clock';
+import type { CommonPasswords } from '../application/ports/common-passwords';
 import type { IdGenerator } from '../application/ports/ids';
 import type { LoginThrottle } from '../application/ports/login-throttle';
 import type { Mailer } from '../application/ports/mailer';
@@ -23,6 +24,7 @@ import type { ConsoleFiles } from '../adapters/http/console/console-files';
 import type { HttpMetrics } from '../adapters/http/middleware/http-metrics';
 import type { RateLimitStoreFactory } from '../adapters/http/middleware/rate-limits';
 import type { Readiness } from '../adapters/http/routes/readiness';
+import { PackagedCommonPasswords } from '../adapters/passwords/packaged-common-passwords';
 import type { ListenerTiming } from '../adapters/persistence/kysely/change-feed/credential-change-listener';
 import { MemoryLoginThrottle } from '../adapters/rate-limit/memory-login-throttle';
 import { RedisLoginThrottle } from '../adapters/rate-limit/redis-login-throttle';
@@ -62,6 +64,8 @@ export interface AssemblyParts {
   readonly storage?: OpenedStorage;
   readonly clock?: Clock;
   readonly hasher?: PasswordHasher;
+  /** Unset: the list shipped with the service, loaded on first use (only under PASSWORD_POLICY=strict). */
+  readonly commonPasswords?: CommonPasswords;
   readonly ids?: IdGenerator;
   readonly secrets?: Secrets;
   /** Unset: SMTP when SMTP_URL is set, else the development mailbox outside production, else none (mailer.ts). */
@@ -179,9 +183,11 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       serviceKeys: storage.serviceKeys,
       mailEnabled: mailer !== undefined,
       onBackgroundError: failed('background work'),
+      commonPasswords: parts.commonPasswords ?? new PackagedCommonPasswords(),
     }, {
       inviteTtlSeconds: config.inviteTtlSeconds,
       inviteRequireEmailMatch: config.inviteRequireEmailMatch,
+      passwordPolicy: config.passwordPolicy,
       serviceKeyTrustMs: parts.serviceKeyTrustMs,
       moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []),
       mailTokens: config.mail,

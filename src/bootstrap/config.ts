@@ -1,6 +1,7 @@
 import { bool, cleanEnv, makeValidator, port, str, url } from 'envalid';
 import proxyAddr from 'proxy-addr';
 import { DEVELOPMENT_TENANT_WALL_KEY } from '../adapters/persistence/kysely/driver/tenant-walls';
+import { PASSWORD_POLICIES, type PasswordPolicyName } from '../domain/password-policy';
 
 export interface Config {
   readonly port: number;
@@ -38,6 +39,11 @@ export interface Config {
   readonly inviteTtlSeconds: number;
   /** Off by default (the contract accepts an invite's token with any address); on, signup must use the invited address. */
   readonly inviteRequireEmailMatch: boolean;
+  /**
+   * What a new password must meet beyond the contract's length: `default` nothing more; `strict`
+   * not on the shipped list of common passwords, nor containing the address or the organisation's name.
+   */
+  readonly passwordPolicy: PasswordPolicyName;
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly logLevel: string;
   /** Key prefix of everything written to Redis, so environments can share one Redis. */
@@ -184,6 +190,13 @@ const httpUrl = makeValidator<string>((input) => {
   return input;
 });
 
+const passwordPolicy = makeValidator<PasswordPolicyName>((input) => {
+  const value = input.trim();
+  const policy = PASSWORD_POLICIES.find((name) => name === value);
+  if (policy === undefined) throw new Error(`must be ${PASSWORD_POLICIES.join(' or ')} (not "${input}")`);
+  return policy;
+});
+
 const wholeNumber = makeValidator<number>((input) => {
   if (!/^\d+$/.test(input.trim()) || !Number.isSafeInteger(Number(input))) throw new Error('must be a whole number (0 or more)');
   return Number(input);
@@ -225,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     RATE_LIMIT_RECOVERY: positiveInt({ default: 10 }),
     INVITE_TTL_SECONDS: positiveInt({ default: 604_800 }),
     INVITE_REQUIRE_EMAIL_MATCH: bool({ default: false }),
+    PASSWORD_POLICY: passwordPolicy({ default: 'default' }),
     LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
     REDIS_KEY_PREFIX: str({ default: 'portcullis:' }),
     DB_POOL_MAX: positiveInt({ default: 10 }),
@@ -336,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     rateLimits: { global: cleaned.RATE_LIMIT_GLOBAL, login: cleaned.RATE_LIMIT_LOGIN, signup: cleaned.RATE_LIMIT_SIGNUP, introspect: cleaned.RATE_LIMIT_INTROSPECT, recovery: cleaned.RATE_LIMIT_RECOVERY },
     inviteTtlSeconds: cleaned.INVITE_TTL_SECONDS,
     inviteRequireEmailMatch: cleaned.INVITE_REQUIRE_EMAIL_MATCH,
+    passwordPolicy: cleaned.PASSWORD_POLICY,
     nodeEnv: cleaned.NODE_ENV,
     logLevel: cleaned.LOG_LEVEL,
     redisKeyPrefix: cleaned.REDIS_KEY_PREFIX,

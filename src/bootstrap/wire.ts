@@ -15,6 +15,7 @@ import { GetAccount } from '../application/account/get-account';
 import { Login } from '../application/login/login';
 import type { ApiKeyUsage } from '../application/ports/api-key-usage';
 import type { ChangePositions } from '../application/ports/change-positions';
+import type { CommonPasswords } from '../application/ports/common-passwords';
 import type { Clock } from '../application/ports/clock';
 import type { CredentialChangeFeed } from '../application/ports/credential-change-feed';
 import type { CredentialStates } from '../application/ports/credential-states';
@@ -29,6 +30,7 @@ import { RemoveMember } from '../application/members/remove-member';
 import { RevokeApiKey } from '../application/api-keys/revoke-api-key';
 import { RevokeInvite } from '../application/invites/revoke-invite';
 import { ResendInvite } from '../application/invites/resend-invite';
+import { NewPasswordCheck } from '../application/passwords/new-password-check';
 import { Signup } from '../application/signup/signup';
 import { EmailTokens } from '../application/mail/email-tokens';
 import { Postbox } from '../application/mail/postbox';
@@ -36,6 +38,7 @@ import { ForgotPassword } from '../application/password-reset/forgot-password';
 import { ResetPassword } from '../application/password-reset/reset-password';
 import type { UseCases } from '../application/use-cases';
 import type { ModuleAuditAction } from '../domain/audit-event';
+import type { PasswordPolicyName } from '../domain/password-policy';
 import type { Storage } from '../adapters/persistence/storage';
 
 /** The ports the use-cases are built over, every one chosen by assemble (assemble.ts). */
@@ -61,12 +64,16 @@ export interface Services {
   readonly mailEnabled: boolean;
   /** Told of failures of work done after a request was answered. */
   readonly onBackgroundError: (error: unknown) => void;
+  /** The list the strict password policy refuses from; never read under the default policy. */
+  readonly commonPasswords: CommonPasswords;
 }
 
 export interface Policy {
   readonly inviteTtlSeconds: number;
   /** INVITE_REQUIRE_EMAIL_MATCH: a signup must use the invited address. Off unless set. */
   readonly inviteRequireEmailMatch?: boolean;
+  /** PASSWORD_POLICY: what a new password must meet beyond its length. `default` unless set. */
+  readonly passwordPolicy?: PasswordPolicyName;
   /**
    * How long a verified service key is trusted before storage is read again, at most: a revocation
    * the instance reads from the change log ends the trust at once.
@@ -113,8 +120,12 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   });
   // A service key revoked or re-scoped is no longer trusted from the moment the change is applied.
   credentialChanges.watch(authenticateService);
+  // One check for every way a password is set, so no path applies a weaker rule than another.
+  const passwords = new NewPasswordCheck({ policy: policy.passwordPolicy ?? 'default', commonPasswords: services.commonPasswords });
   return {
-    signup: new Signup({ repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, inviteRequiresEmailMatch: policy.inviteRequireEmailMatch }),
+    signup: new Signup({
+      repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, passwords, inviteRequiresEmailMatch: policy.inviteRequireEmailMatch,
+    }),
     login: new Login({ users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, dummyHash, auditEvents, trail }),
     authenticate,
     createApiKey: new CreateApiKey({ unitOfWork, trail, ids, secrets, clock, postbox }),
@@ -127,12 +138,12 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     listMembers: new ListMembers({ users: repos.users }),
     changeMemberRole: new ChangeMemberRole({ unitOfWork, trail, clock, postbox }),
     removeMember: new RemoveMember({ unitOfWork, clock, trail, postbox }),
-    changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail, clock, postbox }),
+    changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail, clock, postbox, passwords }),
     forgotPassword: new ForgotPassword({
       repos, unitOfWork, postbox, emailTokens, trail, resetTtlSeconds: policy.mailTokens.resetTtlSeconds, onError: services.onBackgroundError,
       later: afterRandomDelay,
     }),
-    resetPassword: new ResetPassword({ repos, unitOfWork, hasher, tokens, emailTokens, postbox, clock, trail }),
+    resetPassword: new ResetPassword({ repos, unitOfWork, hasher, tokens, emailTokens, postbox, clock, trail, passwords }),
     getAccount: new GetAccount({ users: repos.users, tenants: repos.tenants }),
     listAuditEvents: new ListAuditEvents({ auditEvents, moduleActions: policy.moduleAuditActions }),
     recordRefusal: new RecordRefusal({ auditEvents, trail }),

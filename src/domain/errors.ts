@@ -158,3 +158,22 @@ export class InvalidConfirmationToken extends DomainError {
   readonly code = 'INVALID_CONFIRMATION_TOKEN';
   constructor() { super('Invalid or expired confirmation token'); }
 }
+
+/**
+ * The strict password policy's refusals (password-policy.ts), one class per reason, each saying
+ * what to change. The contract's length rule is the boundary's, with its own wording.
+ */
+export class PasswordTooCommon extends DomainError {
+  readonly code = 'PASSWORD_TOO_COMMON';
+  constructor() { super('Password is too common'); }
+}
+
+export class PasswordContainsEmail extends DomainError {
+  readonly code = 'PASSWORD_CONTAINS_EMAIL';
+  constructor() { super('Password must not contain your email address'); }
+}
+
+export class PasswordContainsTenantName extends DomainError {
+  readonly code = 'PASSWORD_CONTAINS_TENANT_NAME';
+  constructor() { super('Password must not contain the organisation name'); }
+}

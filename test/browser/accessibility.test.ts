@@ -48,6 +48,9 @@ describeIfBrowser('console: accessibility of every screen (Chromium, axe-core)',
     await check(page, 'join');
     await page.getByRole('link', { name: 'Sign up' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Sign up' }).waitFor();
+    // With the strength hint showing, so its text and colours are checked too.
+    await page.getByLabel('Password').fill('plumtree');
+    await page.getByText(/^Password strength:/).waitFor();
     await check(page, 'signup');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' }).click();
     await page.getByLabel('E-mail').fill(ownerEmail);

@@ -41,7 +41,13 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
     await page.getByLabel('Organisation name').fill('Analytical Engines');
     const owner = email('ada');
     await page.getByLabel('E-mail').fill(owner);
+    await page.getByLabel('Password').fill('analytical');
+    // The strength hint, in a polite live region under the field: advice only, never a refusal.
+    const strength = page.getByText(/^Password strength:/);
+    await expect(strength.textContent()).resolves.toBe('Password strength: Weak: it contains the organisation\'s name, one of the first guesses.');
+    await expect(strength.getAttribute('aria-live')).resolves.toBe('polite');
     await page.getByLabel('Password').fill(PASSWORD);
+    await expect(strength.textContent()).resolves.toBe('Password strength: Strong.');
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
     // The heading comes before the member list has loaded: wait for the row, then check it is the only one.

@@ -6,6 +6,7 @@ import type { ChangePositions } from '../../src/application/ports/change-positio
 import type { Clock } from '../../src/application/ports/clock';
 import { moduleMigrationsOf } from '../../src/bootstrap/modules/compose-modules';
 import type { PortcullisModule } from '../../src/bootstrap/modules/portcullis-module';
+import type { PasswordPolicyName } from '../../src/domain/password-policy';
 import { ownerView } from './owner-view';
 import { assembleForTest, testConfig } from './test-use-cases';
 import { openTestStorage, type TestDatabase } from './test-storage';
@@ -37,6 +38,8 @@ export interface DatabaseAppOptions {
   readonly changeHeartbeatMs?: number;
   /** Product modules served after identity, their migrations applied after identity's. */
   readonly modules?: readonly PortcullisModule[];
+  /** PASSWORD_POLICY; the configuration's default unless given. */
+  readonly passwordPolicy?: PasswordPolicyName;
 }
 
 /**
@@ -53,7 +56,7 @@ export async function databaseApp(
   const opened = await openTestStorage(database, moduleMigrationsOf(modules), 20);
   const assembly = await assembleForTest(
     { opened: options.changeFeed === false ? { ...opened, listenForChanges: undefined } : opened, clock: options.clock, modules },
-    testConfig({}, { corsOrigin: 'http://localhost:5173', rateLimits: { ...GENEROUS_LIMITS, introspect: 100_000 } }),
+    testConfig({ passwordPolicy: options.passwordPolicy }, { corsOrigin: 'http://localhost:5173', rateLimits: { ...GENEROUS_LIMITS, introspect: 100_000 } }),
     { onError: () => undefined, onBackgroundError: () => undefined, changeHeartbeatMs: options.changeHeartbeatMs, listenerTiming: { retryMs: 100, heartbeatMs: 1_000 } },
   );
   const owner = ownerPool?.db ?? ownerView(opened.db!);

@@ -1,4 +1,5 @@
 import type { ApiKeyUsage } from '../../src/application/ports/api-key-usage';
+import type { CommonPasswords } from '../../src/application/ports/common-passwords';
 import type { Clock } from '../../src/application/ports/clock';
 import type { ServiceKeyLookup } from '../../src/application/ports/service-keys';
 import type { Secrets } from '../../src/application/ports/secrets';
@@ -12,6 +13,7 @@ import { type Assembly, type AssemblyParts, assemble } from '../../src/bootstrap
 import { type Config, loadConfig } from '../../src/bootstrap/config';
 import { type OpenedStorage, openMemoryStorage } from '../../src/bootstrap/database';
 import type { PortcullisModule } from '../../src/bootstrap/modules/portcullis-module';
+import type { PasswordPolicyName } from '../../src/domain/password-policy';
 
 /** Real scrypt with a small cost: the same code path as production, fast enough for hundreds of tests. */
 export const FAST_SCRYPT = { N: 1024, r: 8, p: 1 } as const;
@@ -27,6 +29,10 @@ export interface TestUseCasesOptions {
   readonly hasher?: PasswordHasher;
   readonly inviteTtlSeconds?: number;
   readonly inviteRequireEmailMatch?: boolean;
+  /** PASSWORD_POLICY; the configuration's default unless given. */
+  readonly passwordPolicy?: PasswordPolicyName;
+  /** The strict policy's list; the one shipped with the service unless given. */
+  readonly commonPasswords?: CommonPasswords;
   /** Product modules served after identity, as main serves them. */
   readonly modules?: readonly PortcullisModule[];
   /** Where failed logins are counted; by default in memory, on `clock`, with `loginFailures`. */
@@ -59,6 +65,7 @@ export function testConfig(options: TestUseCasesOptions = {}, overrides: Partial
     jwtSecret: TEST_JWT_SECRET,
     inviteTtlSeconds: options.inviteTtlSeconds ?? defaults.inviteTtlSeconds,
     inviteRequireEmailMatch: options.inviteRequireEmailMatch ?? false,
+    passwordPolicy: options.passwordPolicy ?? defaults.passwordPolicy,
     loginFailures: options.loginFailures ?? defaults.loginFailures,
     metrics: { enabled: false, port: undefined },
     ...overrides,
@@ -72,6 +79,7 @@ export async function assembleForTest(options: TestUseCasesOptions = {}, config:
     storage: options.serviceKeys ? { ...opened, serviceKeys: options.serviceKeys } : opened,
     clock: options.clock,
     hasher: options.hasher ?? new ScryptPasswordHasher(FAST_SCRYPT),
+    commonPasswords: options.commonPasswords,
     secrets: options.secrets,
     loginThrottle: options.loginThrottle,
     keyUsage: options.keyUsage,

@@ -256,4 +256,18 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ PUBLIC_URL: 'example.com' })).toThrow(/PUBLIC_URL/);
     });
   });
+
+  describe('PASSWORD_POLICY', () => {
+    it('is default unless set, and reads strict', () => {
+      expect(loadConfig({}).passwordPolicy).toBe('default');
+      expect(loadConfig({ PASSWORD_POLICY: 'default' }).passwordPolicy).toBe('default');
+      expect(loadConfig({ PASSWORD_POLICY: 'strict' }).passwordPolicy).toBe('strict');
+    });
+
+    it('refuses to start on any other value, naming the variable, the choices and the value', () => {
+      expect(() => loadConfig({ PASSWORD_POLICY: 'lax' })).toThrow(/PASSWORD_POLICY: must be default or strict \(not "lax"\)/);
+      expect(() => loadConfig({ PASSWORD_POLICY: 'STRICT' })).toThrow(/PASSWORD_POLICY: must be default or strict/);
+      expect(() => loadConfig({ PASSWORD_POLICY: '' })).toThrow(/PASSWORD_POLICY/);
+    });
+  });
 });

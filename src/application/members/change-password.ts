@@ -2,6 +2,7 @@ import { CurrentPasswordIncorrect, TooManyFailedLogins } from '../../domain/erro
 import type { Principal } from '../../domain/principal';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import { callerGone } from '../authentication/caller-gone';
+import { memberPasswordContext, type NewPasswordCheck } from '../passwords/new-password-check';
 import type { LoginThrottle } from '../ports/login-throttle';
 import type { PasswordHasher } from '../ports/password-hasher';
 import type { Repositories } from '../ports/repositories';
@@ -33,6 +34,8 @@ export interface ChangePasswordDeps {
   readonly clock: Clock;
   /** Where the "your password was changed" notice goes. */
   readonly postbox: Postbox;
+  /** PASSWORD_POLICY's rules for the new password. */
+  readonly passwords: NewPasswordCheck;
 }
 
 /**
@@ -56,6 +59,7 @@ export class ChangePassword {
     if (!decision.allowed) throw new TooManyFailedLogins(decision.retryAfterSeconds);
     if (!(await hasher.verify(input.currentPassword, user.passwordHash))) throw new CurrentPasswordIncorrect();
     await throttle.recordSuccess(attempt);
+    await this.deps.passwords.check(input.newPassword, memberPasswordContext(repos.tenants, user));
 
     const change = { from: user.passwordHash, to: await hasher.hash(input.newPassword) };
     const changed = await unitOfWork.run(async (tx) => {

@@ -7,6 +7,7 @@ import type { PasswordHasher } from '../ports/password-hasher';
 import type { Repositories } from '../ports/repositories';
 import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
+import type { NewPasswordCheck } from '../passwords/new-password-check';
 
 export interface ResetPasswordInput {
   readonly token: unknown;
@@ -27,8 +28,8 @@ export interface ResetPasswordDeps {
   readonly postbox: Postbox;
   readonly clock: Clock;
   readonly trail: AuditTrail;
-  /** The password policy's check (PASSWORD_POLICY); throws its refusal. Unset: the length rule at the boundary only. */
-  readonly checkPassword?: ((password: string, context: { email: string; tenantName: string }) => void) | undefined;
+  /** PASSWORD_POLICY's rules for the new password. */
+  readonly passwords: NewPasswordCheck;
 }
 
 /**
@@ -51,7 +52,7 @@ export class ResetPassword {
     if (!user || user.email !== found.email) throw new InvalidResetToken();
     const tenant = await repos.tenants.findById(user.tenantId);
     if (!tenant) throw new InvalidResetToken();
-    this.deps.checkPassword?.(input.password, { email: user.email, tenantName: tenant.name });
+    await this.deps.passwords.check(input.password, { email: user.email, tenantName: tenant.name });
     const change = { from: user.passwordHash, to: await hasher.hash(input.password) };
 
     const changed = await unitOfWork.run(async (tx) => {

@@ -6,6 +6,7 @@ import type { Role } from '../../domain/role';
 import { INITIAL_AUTH_VERSION } from '../../domain/user';
 import { makeSlug, SLUG_SUFFIX_HEX_LENGTH } from '../../domain/slug';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
+import type { NewPasswordCheck } from '../passwords/new-password-check';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/ids';
 import type { PasswordHasher } from '../ports/password-hasher';
@@ -43,6 +44,8 @@ export interface SignupDeps {
   readonly secrets: Secrets;
   readonly clock: Clock;
   readonly trail: AuditTrail;
+  /** PASSWORD_POLICY's rules for the new password. */
+  readonly passwords: NewPasswordCheck;
   /**
    * When true, an invite is accepted only by a signup with the address it was sent to; otherwise
    * (the contract's rule) by any address holding its token.
@@ -67,6 +70,7 @@ export class Signup {
 
     // An e-mail registered once across all tenants: answered before the costly hash; the unique index still decides races inside the transaction.
     if (await repos.users.findByEmail(email)) throw new EmailAlreadyRegistered();
+    await this.deps.passwords.check(input.password, async () => ({ email, tenantName: await this.tenantNameFor(input) }));
     const passwordHash = await hasher.hash(input.password);
 
     const userId = ids.newId();
@@ -84,6 +88,18 @@ export class Signup {
 
     const token = tokens.issue({ tenantId: joined.tenantId, userId, email, role: joined.role, authVersion: INITIAL_AUTH_VERSION });
     return { token, tenantId: joined.tenantId, expiresIn: tokens.expiresIn };
+  }
+
+  /**
+   * The name of the tenant the signup joins, for the password policy: the new tenant's, or the
+   * inviting tenant's. Unknown (undefined) for a token that matches no invite, which the
+   * transaction then refuses as it always does.
+   */
+  private async tenantNameFor(input: SignupInput): Promise<string | undefined> {
+    if (input.inviteToken === undefined) return normalizeTenantName(input.tenantName as string);
+    const { invites, tenants } = this.deps.repos;
+    const invite = isWellFormedInviteToken(input.inviteToken) ? await invites.findByToken(input.inviteToken) : null;
+    return invite ? (await tenants.findById(invite.tenantId))?.name : undefined;
   }
 
   /** The invite path wins even when a tenant name is also given. */

@@ -37,4 +37,14 @@ describe('Account', () => {
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Log in', 'Sign up', 'Join']);
   });
+
+  it('estimates the new password\'s strength as it is typed, with the person\'s address and organisation in mind', async () => {
+    const { user } = await renderSignedIn('member', '/account');
+    await user.type(screen.getByLabelText('New password'), 'member of the team');
+    expect(screen.getByText(/^Password strength:/)).toHaveTextContent('Password strength: Weak: it contains your e-mail address, which others can see.');
+    await user.clear(screen.getByLabelText('New password'));
+    await user.type(screen.getByLabelText('New password'), 'plum tree orchard at noon');
+    expect(screen.getByText(/^Password strength:/)).toHaveTextContent(/^Password strength: Strong\.$/);
+    expect(screen.getByText(/^Password strength:/)).toHaveAttribute('aria-live', 'polite');
+  });
 });

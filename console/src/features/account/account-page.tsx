@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useSession } from '../../app/session';
 import { ErrorMessage, StatusMessage, useAction } from '../../shared/feedback';
 import { Field, Form } from '../../shared/field';
+import { PasswordStrengthHint } from '../../shared/password-strength-hint';
 import { Screen } from '../../shared/screen';
 
 export function AccountPage() {
@@ -33,6 +34,7 @@ export function AccountPage() {
         <h2>Change password</h2>
         <Field label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
         <Field label="New password" type="password" autoComplete="new-password" hint="At least 8 characters." value={next} onChange={(e) => setNext(e.target.value)} />
+        <PasswordStrengthHint password={next} context={{ email: session.email ?? undefined, organisation: session.account?.tenant_name }} />
         <button type="submit" disabled={change.pending}>Change password</button>
         <ErrorMessage error={change.error} />
         <StatusMessage>{status}</StatusMessage>

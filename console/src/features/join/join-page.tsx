@@ -6,6 +6,7 @@ import { type Session, useSession } from '../../app/session';
 import { isAdmin } from '../../shared/roles';
 import { describeError, fieldErrors, useAction } from '../../shared/feedback';
 import { Field, Form } from '../../shared/field';
+import { PasswordStrengthHint } from '../../shared/password-strength-hint';
 import { Screen } from '../../shared/screen';
 import { emailProblem, type FieldMessages, inviteTokenProblem, passwordProblem, problems } from '../../shared/sign-up-rules';
 
@@ -79,6 +80,7 @@ export function JoinPage() {
           onChange={(e) => setEmail(e.target.value)} />
         <Field label="Password" type="password" autoComplete="new-password" hint="At least 8 characters." value={password}
           error={messageFor('password')} onChange={(e) => setPassword(e.target.value)} />
+        <PasswordStrengthHint password={password} context={{ email }} />
         <button type="submit" disabled={join.pending}>Join</button>
         {hasFieldMessages
           ? <p role="alert" className="error">Check the fields marked above.</p>

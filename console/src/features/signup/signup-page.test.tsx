@@ -65,4 +65,22 @@ describe('Sign up', () => {
     expect(await screen.findByText('tenant_name must not contain control characters')).toBeInTheDocument();
     expect(screen.getByLabelText('Organisation name')).toHaveAccessibleDescription('tenant_name must not contain control characters');
   });
+
+  it('estimates the password\'s strength as it is typed, in a polite live region, and shows the API\'s policy refusal', async () => {
+    const { user } = renderConsole('/signup', { 'POST /api/v1/auth/signup': { status: 400, body: { error: 'Password is too common' } } });
+    const strength = () => screen.getByText(/^Password strength:/);
+    expect(screen.queryByText(/^Password strength:/)).toBeNull();
+    await user.type(screen.getByLabelText('Organisation name'), 'Analytical Engines');
+    await user.type(screen.getByLabelText('E-mail'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'short');
+    expect(strength()).toHaveTextContent('Password strength: Too short: use at least 8 characters.');
+    expect(strength()).toHaveAttribute('aria-live', 'polite');
+    await user.type(screen.getByLabelText('Password'), ' engines');
+    expect(strength()).toHaveTextContent('Password strength: Weak: it contains the organisation\'s name, one of the first guesses.');
+    await user.clear(screen.getByLabelText('Password'));
+    await user.type(screen.getByLabelText('Password'), 'Password123!');
+    expect(strength()).toHaveTextContent('Password strength: Weak: this looks like a common password, one of the first that is guessed.');
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Password is too common$/);
+  });
 });

@@ -3,6 +3,7 @@ import { call } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ErrorMessage, fieldErrors, useAction } from '../../shared/feedback';
 import { Field, Form } from '../../shared/field';
+import { PasswordStrengthHint } from '../../shared/password-strength-hint';
 import { Screen } from '../../shared/screen';
 import { emailProblem, type FieldMessages, passwordProblem, problems, tenantNameProblem } from '../../shared/sign-up-rules';
 
@@ -40,6 +41,7 @@ export function SignupPage() {
           onChange={(e) => setEmail(e.target.value)} />
         <Field label="Password" type="password" autoComplete="new-password" hint="At least 8 characters." value={password}
           error={messageFor('password')} onChange={(e) => setPassword(e.target.value)} />
+        <PasswordStrengthHint password={password} context={{ email, organisation: tenantName }} />
         <button type="submit" disabled={signup.pending}>Sign up</button>
         {hasFieldMessages && <p role="alert" className="error">Check the fields marked above.</p>}
         {!hasFieldMessages && <ErrorMessage error={signup.error} />}

@@ -38,4 +38,7 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   INVALID_RESET_TOKEN: { status: 400 },
   INVALID_VERIFICATION_TOKEN: { status: 400 },
   INVALID_CONFIRMATION_TOKEN: { status: 400 },
+  PASSWORD_TOO_COMMON: { status: 400 },
+  PASSWORD_CONTAINS_EMAIL: { status: 400 },
+  PASSWORD_CONTAINS_TENANT_NAME: { status: 400 },
 };

@@ -12,6 +12,10 @@ export class ChangePasswordBody {
   @IsString()
   @MinLength(PASSWORD_MIN_LENGTH)
   @MaxLength(PASSWORD_MAX_LENGTH)
-  @Described({ examples: ['correct horse battery'] })
+  @Described(
+    'Under `PASSWORD_POLICY=strict`, also refused when common (400 `Password is too common`) or when it contains '
+    + 'the address or the organisation name (400 `Password must not contain ...`).',
+    { examples: ['correct horse battery'] },
+  )
   new_password!: string;
 }

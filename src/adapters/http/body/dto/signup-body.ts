@@ -24,7 +24,11 @@ export class SignupBody {
   @IsString()
   @MinLength(PASSWORD_MIN_LENGTH)
   @MaxLength(PASSWORD_MAX_LENGTH)
-  @Described({ examples: ['correct horse battery'] })
+  @Described(
+    'Under `PASSWORD_POLICY=strict`, also refused when common (400 `Password is too common`) or when it contains '
+    + 'the address or the organisation name (400 `Password must not contain ...`).',
+    { examples: ['correct horse battery'] },
+  )
   password!: string;
 
   @OptionalField()
