@@ -20,6 +20,8 @@ import type { Signup } from './signup/signup';
 import type { CredentialChangeFeed } from './ports/credential-change-feed';
 import type { ForgotPassword } from './password-reset/forgot-password';
 import type { ResetPassword } from './password-reset/reset-password';
+import type { ResendVerification } from './email-address/resend-verification';
+import type { VerifyEmail } from './email-address/verify-email';
 
 /** Everything the driving adapters (HTTP) may call: built by the composition root. */
 export interface UseCases {
@@ -39,6 +41,8 @@ export interface UseCases {
   readonly changePassword: ChangePassword;
   readonly forgotPassword: ForgotPassword;
   readonly resetPassword: ResetPassword;
+  readonly verifyEmail: VerifyEmail;
+  readonly resendVerification: ResendVerification;
   readonly getAccount: GetAccount;
   readonly listAuditEvents: ListAuditEvents;
   /** Not a request of its own: the HTTP adapter records refused requests through it. */

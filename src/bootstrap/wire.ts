@@ -36,6 +36,8 @@ import { EmailTokens } from '../application/mail/email-tokens';
 import { Postbox } from '../application/mail/postbox';
 import { ForgotPassword } from '../application/password-reset/forgot-password';
 import { ResetPassword } from '../application/password-reset/reset-password';
+import { ResendVerification } from '../application/email-address/resend-verification';
+import { VerifyEmail } from '../application/email-address/verify-email';
 import type { UseCases } from '../application/use-cases';
 import type { ModuleAuditAction } from '../domain/audit-event';
 import type { PasswordPolicyName } from '../domain/password-policy';
@@ -114,6 +116,7 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   const auditEvents = repos.auditEvents;
   const postbox = new Postbox({ enabled: services.mailEnabled, ids, clock, trail });
   const emailTokens = new EmailTokens({ ids, secrets, clock });
+  const verification = { postbox, emailTokens, verifyTtlSeconds: policy.mailTokens.verifyTtlSeconds };
   const authenticate = new Authenticate({ credentials, keyUsage, tokens, secrets, clock });
   const authenticateService = new AuthenticateService({
     serviceKeys, secrets, clock, trustForMs: policy.serviceKeyTrustMs ?? DEFAULT_SERVICE_KEY_TRUST_MS,
@@ -124,7 +127,8 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   const passwords = new NewPasswordCheck({ policy: policy.passwordPolicy ?? 'default', commonPasswords: services.commonPasswords });
   return {
     signup: new Signup({
-      repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, passwords, inviteRequiresEmailMatch: policy.inviteRequireEmailMatch,
+      repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, passwords, verification,
+      inviteRequiresEmailMatch: policy.inviteRequireEmailMatch,
     }),
     login: new Login({ users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, dummyHash, auditEvents, trail }),
     authenticate,
@@ -144,6 +148,8 @@ export async function buildUseCases(storage: Storage, services: Services, policy
       later: afterRandomDelay,
     }),
     resetPassword: new ResetPassword({ repos, unitOfWork, hasher, tokens, emailTokens, postbox, clock, trail, passwords }),
+    verifyEmail: new VerifyEmail({ repos, unitOfWork, emailTokens, clock, trail }),
+    resendVerification: new ResendVerification({ unitOfWork, verification }),
     getAccount: new GetAccount({ users: repos.users, tenants: repos.tenants }),
     listAuditEvents: new ListAuditEvents({ auditEvents, moduleActions: policy.moduleAuditActions }),
     recordRefusal: new RecordRefusal({ auditEvents, trail }),

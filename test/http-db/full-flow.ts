@@ -77,9 +77,10 @@ export function describeFullFlow(name: string, open: () => Promise<DatabaseApp>)
       const stored = await db.selectFrom('api_keys').selectAll().where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
       expect(stored.key_hash).toMatch(/^[0-9a-f]{64}$/);
       expect(stored.key_hash).not.toContain(key.body.api_key.slice(5));
-      // The messages went into the outbox with their changes: the key's notice, two invitations and the resend.
+      // The messages went into the outbox with their changes: the key's notice, two invitations and the resend,
+      // and a verification link for the owner and for the teammate who joined.
       const outbox = await db.selectFrom('mail_outbox').select(['kind', 'recipient']).where('tenant_id', '=', tenantId).execute();
-      expect(outbox.map((row) => row.kind).sort()).toEqual(['api-key-created', 'invitation', 'invitation', 'invitation']);
+      expect(outbox.map((row) => row.kind).sort()).toEqual(['api-key-created', 'invitation', 'invitation', 'invitation', 'verify-email', 'verify-email']);
     });
 
     it('leaves the invite pending when its signup is refused for a registered address', async () => {

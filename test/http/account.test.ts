@@ -14,14 +14,16 @@ describe('GET /api/v1/auth/account', () => {
   it("answers the caller's e-mail, role and organisation name, by bearer token and by API key", async () => {
     const acme = await pc.tenant({ name: 'Analytical Engines' });
     const viewer = await pc.member(acme, 'viewer');
-    const expected = { user_id: viewer.userId, email: viewer.email, role: 'viewer', tenant_id: acme.tenantId, tenant_name: 'Analytical Engines' };
+    const expected = { user_id: viewer.userId, email: viewer.email, role: 'viewer', tenant_id: acme.tenantId, tenant_name: 'Analytical Engines', email_verified: false };
 
     const byToken = await request(pc.app).get(`${AUTH}/account`).set(viewer.headers);
     expect({ status: byToken.status, body: byToken.body as unknown }).toEqual({ status: 200, body: expected });
 
     const key = await pc.apiKey(acme.owner);
     const byKey = await request(pc.app).get(`${AUTH}/account`).set(key.headers);
-    expect(byKey.body).toEqual({ user_id: acme.owner.userId, email: acme.owner.email, role: 'owner', tenant_id: acme.tenantId, tenant_name: 'Analytical Engines' });
+    expect(byKey.body).toEqual({
+      user_id: acme.owner.userId, email: acme.owner.email, role: 'owner', tenant_id: acme.tenantId, tenant_name: 'Analytical Engines', email_verified: false,
+    });
   });
 
   it('shows each caller their own organisation, never another tenant\'s', async () => {

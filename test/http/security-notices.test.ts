@@ -133,6 +133,7 @@ describe('security notices with no way to send mail', () => {
         ['api-key-created', owner.userId],
         ['member-removed', member.userId],
         ['role-changed', member.userId],
+        ...[['verify-email', member.userId], ['verify-email', owner.userId]].sort(),
       ]);
     } finally {
       await assembly.close();

@@ -3,6 +3,7 @@ import { NOTES_REQUEST_SHAPES } from '../../examples/notes/adapters/http/request
 import type { UseCases } from '../../src/application/use-cases';
 import { IDENTITY_REQUEST_SHAPES } from '../../src/adapters/http/docs/identity-request-shapes';
 import type { RequestShapes } from '../../src/adapters/http/docs/request-schemas';
+import { emailRoutes } from '../../src/adapters/http/routes/email-routes';
 import { identityRoutes } from '../../src/adapters/http/routes/identity-routes';
 import type { Route } from '../../src/adapters/http/routes/route';
 import { DEFAULT_CHANGE_STREAM_LIMITS } from '../../src/adapters/http/verifiers/change-stream';
@@ -29,6 +30,7 @@ export const REQUEST_DOCUMENTS: readonly RequestDocument[] = [
     shapes: IDENTITY_REQUEST_SHAPES,
     routes: () => [
       ...identityRoutes({} as UseCases),
+      ...emailRoutes({} as UseCases),
       ...verifierRoutes({} as UseCases, { heartbeatMs: 1000, changeStreamLimits: DEFAULT_CHANGE_STREAM_LIMITS }),
     ],
   },

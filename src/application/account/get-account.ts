@@ -9,10 +9,12 @@ export interface Account {
   readonly role: string;
   readonly tenantId: string;
   readonly tenantName: string;
+  /** Whether the current address was proven (a verification, reset or change link reached it). */
+  readonly emailVerified: boolean;
 }
 
 export interface GetAccountDeps {
-  readonly users: Pick<UserRepository, 'findById'>;
+  readonly users: Pick<UserRepository, 'findById' | 'emailVerifiedAt'>;
   readonly tenants: Pick<TenantRepository, 'findById'>;
 }
 
@@ -26,11 +28,14 @@ export class GetAccount {
   constructor(private readonly deps: GetAccountDeps) {}
 
   async execute(caller: Principal): Promise<Account> {
-    const [user, tenant] = await Promise.all([
+    const [user, tenant, verifiedAt] = await Promise.all([
       this.deps.users.findById(caller.tenantId, caller.userId),
       this.deps.tenants.findById(caller.tenantId),
+      this.deps.users.emailVerifiedAt(caller.tenantId, caller.userId),
     ]);
     if (!user || !tenant) throw callerGone(caller);
-    return { userId: user.id, email: user.email, role: user.role, tenantId: tenant.id, tenantName: tenant.name };
+    return {
+      userId: user.id, email: user.email, role: user.role, tenantId: tenant.id, tenantName: tenant.name, emailVerified: verifiedAt !== null,
+    };
   }
 }

@@ -14,6 +14,7 @@ import type { Repositories } from '../ports/repositories';
 import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
+import { postVerificationLink, type VerificationLinkDeps } from '../email-address/verification-link';
 
 export interface SignupInput {
   readonly email: string;
@@ -30,6 +31,7 @@ export interface SignupResult {
 
 interface Joined {
   readonly tenantId: string;
+  readonly tenantName: string;
   readonly role: Role;
   /** Set when the signup consumed an invite. */
   readonly inviteId?: string;
@@ -46,6 +48,8 @@ export interface SignupDeps {
   readonly trail: AuditTrail;
   /** PASSWORD_POLICY's rules for the new password. */
   readonly passwords: NewPasswordCheck;
+  /** The verification link every new member is sent (postbox, tokens and their lifetime). */
+  readonly verification: VerificationLinkDeps;
   /**
    * When true, an invite is accepted only by a signup with the address it was sent to; otherwise
    * (the contract's rule) by any address holding its token.
@@ -59,7 +63,11 @@ function assertAcceptable(invite: Invite, now: Date): void {
   if (state === 'expired') throw new InviteExpired();
 }
 
-/** The signup rules of docs/contract.md, "Tenants, members and credentials": a new tenant with its owner, or a new member through an invite, in one transaction. */
+/**
+ * The signup rules of docs/contract.md, "Tenants, members and credentials": a new tenant with its
+ * owner, or a new member through an invite, in one transaction, which also posts the message that
+ * asks the new member to verify their address.
+ */
 export class Signup {
   constructor(private readonly deps: SignupDeps) {}
 
@@ -83,6 +91,8 @@ export class Signup {
         authVersion: INITIAL_AUTH_VERSION,
       });
       await this.recordSignup(tx, origin, userId, target);
+      // Accepting an invitation proves nothing of the address: whoever sent it holds its token too.
+      await postVerificationLink(tx, this.deps.verification, { tenantId: target.tenantId, tenantName: target.tenantName, userId, email }, origin);
       return target;
     });
 
@@ -120,7 +130,9 @@ export class Signup {
       assertAcceptable(current, now);
       throw new InviteAlreadyAccepted();
     }
-    return { tenantId: invite.tenantId, role: invite.role, inviteId: invite.id };
+    const tenant = await tx.tenants.findById(invite.tenantId);
+    if (!tenant) throw new InvalidInviteToken();
+    return { tenantId: invite.tenantId, tenantName: tenant.name, role: invite.role, inviteId: invite.id };
   }
 
   /** In the signup's own transaction: an invite signup also records the invite's acceptance. */
@@ -155,7 +167,7 @@ export class Signup {
     const tenantId = ids.newId();
     for (let attempt = 0; attempt < Signup.SLUG_ATTEMPTS; attempt += 1) {
       const slug = makeSlug(name, secrets.randomHex(SLUG_SUFFIX_HEX_LENGTH / 2));
-      if (await tx.tenants.create({ id: tenantId, name, slug, createdAt: clock.now() })) return { tenantId, role: 'owner' };
+      if (await tx.tenants.create({ id: tenantId, name, slug, createdAt: clock.now() })) return { tenantId, tenantName: name, role: 'owner' };
     }
     throw new Error(`Signup: every slug drawn for the new tenant was taken (${Signup.SLUG_ATTEMPTS} random suffixes)`);
   }

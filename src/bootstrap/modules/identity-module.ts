@@ -1,4 +1,5 @@
 import { IDENTITY_ERRORS, type IdentityErrorCode } from '../../adapters/http/errors/identity-errors';
+import { emailRoutes } from '../../adapters/http/routes/email-routes';
 import { identityRoutes } from '../../adapters/http/routes/identity-routes';
 import { IDENTITY_MIGRATIONS } from '../../adapters/persistence/modules/module-migrations';
 import type { UseCases } from '../../application/use-cases';
@@ -21,5 +22,5 @@ export const IDENTITY = {
 
 /** Identity, the first module, over its use-cases (built by assemble before any module). */
 export function identityModule(useCases: UseCases): PortcullisModule<IdentityErrorCode> {
-  return { ...IDENTITY, build: () => identityRoutes(useCases) };
+  return { ...IDENTITY, build: () => [...identityRoutes(useCases), ...emailRoutes(useCases)] };
 }

@@ -1,12 +1,13 @@
 import { AuditEventsQuery } from '../body/dto/audit-events-query';
 import { ChangePasswordBody } from '../body/dto/change-password-body';
 import { ChangeRoleBody } from '../body/dto/change-role-body';
+import { EmailLinkTokenBody } from '../body/dto/email-address-bodies';
 import { CreateApiKeyBody } from '../body/dto/create-api-key-body';
 import { IntrospectBody } from '../body/dto/introspect-body';
 import { InviteBody } from '../body/dto/invite-body';
 import { LoginBody } from '../body/dto/login-body';
-import { SignupBody } from '../body/dto/signup-body';
 import { ForgotPasswordBody, ResetPasswordBody } from '../body/dto/password-reset-bodies';
+import { SignupBody } from '../body/dto/signup-body';
 import type { RequestShapes } from './request-schemas';
 
 /**
@@ -25,6 +26,7 @@ export const IDENTITY_REQUEST_SHAPES: RequestShapes = {
     ChangePasswordRequest: ChangePasswordBody,
     ForgotPasswordRequest: ForgotPasswordBody,
     ResetPasswordRequest: ResetPasswordBody,
+    EmailLinkTokenRequest: EmailLinkTokenBody,
   },
   queries: {
     listAuditEvents: AuditEventsQuery,

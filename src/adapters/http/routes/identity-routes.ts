@@ -84,6 +84,7 @@ export function identityRoutes(useCases: UseCases): Route[] {
         const account = await useCases.getAccount.execute(principal);
         return json(200, {
           user_id: account.userId, email: account.email, role: account.role, tenant_id: account.tenantId, tenant_name: account.tenantName,
+          email_verified: account.emailVerified,
         });
       },
     }),

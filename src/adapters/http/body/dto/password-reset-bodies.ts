@@ -14,7 +14,9 @@ export class ForgotPasswordBody {
 export class ResetPasswordBody {
   @IsString()
   @MaxLength(256)
-  @Described({ examples: ['9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'] })
+  @Described('The 64 hexadecimal characters of the link\'s `token`.', {
+    examples: ['9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'],
+  })
   token!: string;
 
   @IsString()
