@@ -20,6 +20,8 @@ import type { Signup } from './signup/signup';
 import type { CredentialChangeFeed } from './ports/credential-change-feed';
 import type { ForgotPassword } from './password-reset/forgot-password';
 import type { ResetPassword } from './password-reset/reset-password';
+import type { ConfirmEmailChange } from './email-address/confirm-email-change';
+import type { RequestEmailChange } from './email-address/request-email-change';
 import type { ResendVerification } from './email-address/resend-verification';
 import type { VerifyEmail } from './email-address/verify-email';
 
@@ -43,6 +45,8 @@ export interface UseCases {
   readonly resetPassword: ResetPassword;
   readonly verifyEmail: VerifyEmail;
   readonly resendVerification: ResendVerification;
+  readonly requestEmailChange: RequestEmailChange;
+  readonly confirmEmailChange: ConfirmEmailChange;
   readonly getAccount: GetAccount;
   readonly listAuditEvents: ListAuditEvents;
   /** Not a request of its own: the HTTP adapter records refused requests through it. */

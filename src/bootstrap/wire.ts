@@ -36,6 +36,8 @@ import { EmailTokens } from '../application/mail/email-tokens';
 import { Postbox } from '../application/mail/postbox';
 import { ForgotPassword } from '../application/password-reset/forgot-password';
 import { ResetPassword } from '../application/password-reset/reset-password';
+import { ConfirmEmailChange } from '../application/email-address/confirm-email-change';
+import { RequestEmailChange } from '../application/email-address/request-email-change';
 import { ResendVerification } from '../application/email-address/resend-verification';
 import { VerifyEmail } from '../application/email-address/verify-email';
 import type { UseCases } from '../application/use-cases';
@@ -150,6 +152,10 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     resetPassword: new ResetPassword({ repos, unitOfWork, hasher, tokens, emailTokens, postbox, clock, trail, passwords }),
     verifyEmail: new VerifyEmail({ repos, unitOfWork, emailTokens, clock, trail }),
     resendVerification: new ResendVerification({ unitOfWork, verification }),
+    requestEmailChange: new RequestEmailChange({
+      repos, unitOfWork, hasher, secrets, throttle: loginThrottle, postbox, emailTokens, trail, changeTtlSeconds: policy.mailTokens.changeTtlSeconds,
+    }),
+    confirmEmailChange: new ConfirmEmailChange({ repos, unitOfWork, tokens, emailTokens, postbox, clock, trail }),
     getAccount: new GetAccount({ users: repos.users, tenants: repos.tenants }),
     listAuditEvents: new ListAuditEvents({ auditEvents, moduleActions: policy.moduleAuditActions }),
     recordRefusal: new RecordRefusal({ auditEvents, trail }),

@@ -177,3 +177,14 @@ export class PasswordContainsTenantName extends DomainError {
   readonly code = 'PASSWORD_CONTAINS_TENANT_NAME';
   constructor() { super('Password must not contain the organisation name'); }
 }
+
+/** Who a person is (their address) changes only by their own sign-in: a key acts for them, it is not them. */
+export class SignInRequired extends DomainError {
+  readonly code = 'SIGN_IN_REQUIRED';
+  constructor() { super('Changing the e-mail address requires a bearer token from signing in, not an API key'); }
+}
+
+export class EmailUnchanged extends DomainError {
+  readonly code = 'EMAIL_UNCHANGED';
+  constructor() { super('new_email is already the address of this account'); }
+}

@@ -1,5 +1,5 @@
 import type { DevelopmentMailbox } from '../../src/adapters/mail/development-mailbox';
-import { InvalidResetToken, InvalidVerificationToken } from '../../src/domain/errors';
+import { CurrentPasswordIncorrect, InvalidResetToken, InvalidVerificationToken, TooManyFailedLogins } from '../../src/domain/errors';
 import { linkToken } from '../support/mail-links';
 import { buildTestUseCases, uniqueEmail } from '../support/test-use-cases';
 
@@ -40,5 +40,18 @@ describe('links sent to an address the member has left (V6.4.1)', () => {
     const reset = await link(email, 'reset-password');
     await moveInStorage(uniqueEmail('elsewhere'));
     await expect(useCases.resetPassword.execute({ token: reset, password: 'the attacker chose this' })).rejects.toBeInstanceOf(InvalidResetToken);
+  });
+});
+
+describe('RequestEmailChange', () => {
+  it('counts wrong current passwords in the account\'s login throttle, so a stolen token guesses no faster (V6.3.1)', async () => {
+    const { useCases, principal } = await member({ limit: 3, accountLimit: 100, windowSeconds: 900 });
+    const to = uniqueEmail('guess');
+    for (let i = 0; i < 3; i += 1) {
+      await expect(useCases.requestEmailChange.execute(principal, { newEmail: to, currentPassword: `guess ${i}` }))
+        .rejects.toBeInstanceOf(CurrentPasswordIncorrect);
+    }
+    await expect(useCases.requestEmailChange.execute(principal, { newEmail: to, currentPassword: PASSWORD }))
+      .rejects.toBeInstanceOf(TooManyFailedLogins);
   });
 });

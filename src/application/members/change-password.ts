@@ -66,8 +66,9 @@ export class ChangePassword {
       const after = await tx.users.changePassword(user.tenantId, user.id, change);
       if (!after) return null;
       const now = this.deps.clock.now();
-      // A reset link sent before the change must not undo it.
+      // A reset link sent before the change must not undo it, nor an address change asked for with the old password.
       await tx.emailTokens.voidUnused(user.tenantId, user.id, 'password_reset', now);
+      await tx.emailTokens.voidUnused(user.tenantId, user.id, 'email_change', now);
       await tx.auditEvents.append(trail.event(origin, {
         tenantId: user.tenantId, actor: caller, action: 'password.changed', targetId: user.id,
       }));

@@ -37,8 +37,9 @@ export interface ResetPasswordDeps {
  * looked up and the hash made before the transaction; inside it, the token is used once and the
  * password set only while the stored hash is the one read before, so neither a second use of the
  * link nor a change that raced it is undone. Every bearer token issued before is refused from the
- * next request (the auth version rises), the member's other reset links die with it, and the address
- * counts as proven (the link reached it). API keys stay: see docs/security.md.
+ * next request (the auth version rises), the member's other reset links and any pending address
+ * change die with it, and the address counts as proven (the link reached it). API keys stay: see
+ * docs/security.md.
  */
 export class ResetPassword {
   constructor(private readonly deps: ResetPasswordDeps) {}
@@ -62,6 +63,8 @@ export class ResetPassword {
       // The hash changed since it was read (a rehash at login raced this): undone, the link still works for a retry.
       if (!after) throw new InvalidResetToken();
       await tx.emailTokens.voidUnused(user.tenantId, user.id, 'password_reset', now);
+      // An address change asked for with the old password (perhaps by whoever made the owner reset it) dies too.
+      await tx.emailTokens.voidUnused(user.tenantId, user.id, 'email_change', now);
       await tx.users.markEmailVerified(user.tenantId, user.id, user.email, now);
       await tx.auditEvents.append(trail.event(origin, {
         tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'password.reset', targetId: user.id,

@@ -1,7 +1,7 @@
 import { AuditEventsQuery } from '../body/dto/audit-events-query';
 import { ChangePasswordBody } from '../body/dto/change-password-body';
 import { ChangeRoleBody } from '../body/dto/change-role-body';
-import { EmailLinkTokenBody } from '../body/dto/email-address-bodies';
+import { ChangeEmailBody, EmailLinkTokenBody } from '../body/dto/email-address-bodies';
 import { CreateApiKeyBody } from '../body/dto/create-api-key-body';
 import { IntrospectBody } from '../body/dto/introspect-body';
 import { InviteBody } from '../body/dto/invite-body';
@@ -27,6 +27,7 @@ export const IDENTITY_REQUEST_SHAPES: RequestShapes = {
     ForgotPasswordRequest: ForgotPasswordBody,
     ResetPasswordRequest: ResetPasswordBody,
     EmailLinkTokenRequest: EmailLinkTokenBody,
+    ChangeEmailRequest: ChangeEmailBody,
   },
   queries: {
     listAuditEvents: AuditEventsQuery,

@@ -41,4 +41,6 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   PASSWORD_TOO_COMMON: { status: 400 },
   PASSWORD_CONTAINS_EMAIL: { status: 400 },
   PASSWORD_CONTAINS_TENANT_NAME: { status: 400 },
+  SIGN_IN_REQUIRED: { status: 403 },
+  EMAIL_UNCHANGED: { status: 400 },
 };

@@ -1,5 +1,5 @@
 import type { UseCases } from '../../../application/use-cases';
-import { EmailLinkTokenBody } from '../body/dto/email-address-bodies';
+import { ChangeEmailBody, EmailLinkTokenBody } from '../body/dto/email-address-bodies';
 import { AUTH_BASE } from './identity-routes';
 import { json, route, type Route } from './route';
 
@@ -22,6 +22,20 @@ export function emailRoutes(useCases: UseCases): Route[] {
       handle: async ({ principal, origin }) => {
         await useCases.resendVerification.execute(principal, origin);
         return json(202, {});
+      },
+    }),
+    route({
+      method: 'post', path: `${AUTH_BASE}/email/change`, group: 'protected', body: ChangeEmailBody,
+      handle: async ({ principal, body, origin }) => {
+        await useCases.requestEmailChange.execute(principal, { newEmail: body.new_email, currentPassword: body.current_password }, origin);
+        return json(202, {});
+      },
+    }),
+    route({
+      method: 'post', path: `${AUTH_BASE}/email/change/confirm`, group: 'public', limit: 'recovery', body: EmailLinkTokenBody,
+      handle: async ({ body, origin }) => {
+        const result = await useCases.confirmEmailChange.execute(body.token, origin);
+        return json(200, { token: result.token, expires_in: result.expiresIn });
       },
     }),
   ];

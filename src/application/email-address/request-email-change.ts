@@ -1,0 +1,76 @@
+import { normalizeEmail } from '../../domain/email';
+import {
+  CurrentPasswordIncorrect, EmailAlreadyRegistered, EmailUnchanged, MailNotConfigured, SignInRequired, TooManyFailedLogins,
+} from '../../domain/errors';
+import type { Principal } from '../../domain/principal';
+import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
+import { callerGone } from '../authentication/caller-gone';
+import type { EmailTokens } from '../mail/email-tokens';
+import type { Postbox } from '../mail/postbox';
+import type { LoginThrottle } from '../ports/login-throttle';
+import type { PasswordHasher } from '../ports/password-hasher';
+import type { Repositories } from '../ports/repositories';
+import type { Secrets } from '../ports/secrets';
+import type { UnitOfWork } from '../ports/unit-of-work';
+
+export interface RequestEmailChangeInput {
+  readonly newEmail: string;
+  readonly currentPassword: string;
+}
+
+export interface RequestEmailChangeDeps {
+  readonly repos: Repositories;
+  readonly unitOfWork: UnitOfWork;
+  readonly hasher: PasswordHasher;
+  readonly secrets: Secrets;
+  readonly throttle: LoginThrottle;
+  readonly postbox: Postbox;
+  readonly emailTokens: EmailTokens;
+  readonly trail: AuditTrail;
+  readonly changeTtlSeconds: number;
+}
+
+/**
+ * POST /email/change: asks to move the caller's account to another address (ASVS V6.4). Only a
+ * person signed in with a bearer token may (an API key acts for someone, it does not prove who they
+ * are), and only with their current password, checked through the login throttle as a password change
+ * checks it, so a stolen token alone takes nothing. Nothing changes yet: the new address is sent a
+ * link (confirm-email-change.ts), and the account keeps its address until the link is used.
+ */
+export class RequestEmailChange {
+  constructor(private readonly deps: RequestEmailChangeDeps) {}
+
+  async execute(caller: Principal, input: RequestEmailChangeInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<void> {
+    const { repos, unitOfWork, hasher, secrets, throttle, postbox, emailTokens, trail, changeTtlSeconds } = this.deps;
+    if (caller.method !== 'jwt') throw new SignInRequired();
+    if (!postbox.enabled) throw new MailNotConfigured();
+    const user = await repos.users.findById(caller.tenantId, caller.userId);
+    if (!user) throw callerGone(caller);
+    const newEmail = normalizeEmail(input.newEmail);
+    if (newEmail === user.email) throw new EmailUnchanged();
+
+    const attempt = { accountKey: secrets.sha256Hex(user.email), clientAddress: origin.clientAddress };
+    const decision = await throttle.recordAttempt(attempt);
+    if (!decision.allowed) throw new TooManyFailedLogins(decision.retryAfterSeconds);
+    if (!(await hasher.verify(input.currentPassword, user.passwordHash))) throw new CurrentPasswordIncorrect();
+    await throttle.recordSuccess(attempt);
+    // Asked only once the password is proven, so a stolen token cannot probe which addresses exist.
+    if (await repos.users.findByEmail(newEmail)) throw new EmailAlreadyRegistered();
+
+    await unitOfWork.run(async (tx) => {
+      const tenant = await tx.tenants.findById(user.tenantId);
+      if (!tenant) throw callerGone(caller);
+      // The token names the new address; a newer request voids the older link.
+      const token = await emailTokens.issue(tx, {
+        tenantId: user.tenantId, userId: user.id, email: newEmail, purpose: 'email_change', ttlSeconds: changeTtlSeconds,
+      });
+      await postbox.post(tx, {
+        tenantId: user.tenantId, userId: user.id,
+        mail: { kind: 'email-change-confirm', input: { to: newEmail, tenantName: tenant.name, token, validHours: Math.ceil(changeTtlSeconds / 3600) } },
+      }, origin);
+      await tx.auditEvents.append(trail.event(origin, {
+        tenantId: user.tenantId, actor: caller, action: 'email.change_requested', targetId: user.id, details: { new_email: newEmail },
+      }));
+    });
+  }
+}
