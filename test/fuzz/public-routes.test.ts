@@ -26,7 +26,7 @@ function sentJson(req: FuzzRequest): unknown {
 const normalize = (email: unknown): string => String(email).trim().toLowerCase().normalize('NFC');
 const errorOf = (res: FuzzResponse): unknown => (JSON.parse(res.text) as { error?: unknown }).error;
 
-/** POST /login and POST /signup: no credentials, so the body is the whole attack surface. */
+/** POST /login, POST /signup and the e-mail link routes: no credentials, so the body is the whole attack surface. */
 describe('fuzz: public routes', () => {
   let target: FuzzTarget;
   let owner: Account;
@@ -114,6 +114,12 @@ describe('fuzz: public routes', () => {
     const requests = fc.record({ route: fc.constantFrom('login', 'signup'), body: wireBody() })
       .map(({ route, body }): FuzzRequest => ({ method: 'POST', path: `${AUTH}/${route}`, headers: body.headers, body: body.body }));
     await assertServerContract(target, requests, undefined);
+  }, FUZZ_TIMEOUT_MS);
+
+  it('POST /email/verify and /email/change/confirm with any body: never a success without a real link\'s token', async () => {
+    const requests = fc.record({ route: fc.constantFrom('email/verify', 'email/change/confirm'), body: wireBody(), extra: extraHeaders() })
+      .map(({ route, body, extra }): FuzzRequest => ({ method: 'POST', path: `${AUTH}/${route}`, headers: { ...extra, ...body.headers }, body: body.body }));
+    await assertServerContract(target, requests, (_req, res) => expect(res.status).not.toBe(200));
   }, FUZZ_TIMEOUT_MS);
 
   it('never lets a signup through without the fields it requires', async () => {

@@ -11,7 +11,7 @@ import { assembleForTest, testConfig, uniqueEmail } from '../support/test-use-ca
 const INVALID = 'Invalid or expired confirmation token';
 const NEW_PASSWORD = 'a brand new passphrase';
 
-describe('changing the e-mail address (ASVS V6.4)', () => {
+describe('changing the e-mail address (ASVS V7.5.1, V6.4.1)', () => {
   let t: TestApp;
   let clock: TestClock;
   let mailbox: DevelopmentMailbox;
@@ -46,7 +46,7 @@ describe('changing the e-mail address (ASVS V6.4)', () => {
     return linkToken(message!.text, 'confirm-email');
   }
 
-  it('moves the account once the new address confirms: sign-in there, the old session and address end, the old address is told', async () => {
+  it('moves the account once the new address confirms: sign-in there, the old session and address end, the old address is told (V7.4.3, V6.3.6)', async () => {
     const { email, token: before } = await member();
     const to = uniqueEmail('moved');
     const link = await confirmationLink(before, to);
@@ -56,7 +56,7 @@ describe('changing the e-mail address (ASVS V6.4)', () => {
 
     const done = await confirm(link);
     expect({ status: done.status, body: done.body as unknown }).toEqual({ status: 200, body: { token: expect.any(String), expires_in: '24h' } });
-    // V6.4: the bearer token issued before carries the old address; the auth version rose, so it is refused.
+    // V7.4.3: the bearer token issued before carries the old address; the auth version rose, so it is refused.
     expectError(await me(before), 401, 'Invalid or expired token');
     const account = await request(t.app).get(`${AUTH}/account`).set(bearer({ token: done.body.token as string }));
     expect(account.body).toMatchObject({ email: to, email_verified: true });
@@ -126,7 +126,7 @@ describe('changing the e-mail address (ASVS V6.4)', () => {
     expectError(await confirm(token), 400, INVALID);
   });
 
-  it('answers 403 for a wrong current password, and sends nothing', async () => {
+  it('answers 403 for a wrong current password, and sends nothing (V7.5.1)', async () => {
     const { token } = await member();
     const to = uniqueEmail('wrong');
     expectError(await ask(bearer({ token }), { new_email: to, current_password: 'not my password' }), 403, 'Current password is incorrect');
@@ -134,7 +134,7 @@ describe('changing the e-mail address (ASVS V6.4)', () => {
     expect(mailbox.latestTo(to)).toBeUndefined();
   });
 
-  it('refuses an API key with 403: a key acts for a person, it does not prove who they are', async () => {
+  it('refuses an API key with 403: a key acts for a person, it does not prove who they are (V7.5.1)', async () => {
     const owner = await member();
     const key = await createApiKey(t.app, owner);
     expectError(await ask({ 'x-api-key': key }, { new_email: uniqueEmail('key'), current_password: PASSWORD }), 403,

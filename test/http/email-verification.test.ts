@@ -3,14 +3,14 @@ import type { Response } from 'supertest';
 import { DevelopmentMailbox } from '../../src/adapters/mail/development-mailbox';
 import { TestClock } from '../../src/testing/test-clock';
 import { request } from '../support/contract-request';
-import { buildTestApp, GENEROUS_RATE_LIMITS, type TestApp } from '../support/http-app';
+import { buildTestApp, expectTooManyRequests, GENEROUS_RATE_LIMITS, type TestApp } from '../support/http-app';
 import { type Account, AUTH, bearer, createApiKey, createInvite, expectError, PASSWORD } from '../support/http-fixtures';
 import { linkToken } from '../support/mail-links';
 import { assembleForTest, testConfig, uniqueEmail } from '../support/test-use-cases';
 
 const INVALID = 'Invalid or expired verification token';
 
-describe('e-mail verification (ASVS V6.4)', () => {
+describe('e-mail verification (ASVS V6.4.1: a random link that expires and works once)', () => {
   let t: TestApp;
   let clock: TestClock;
   let mailbox: DevelopmentMailbox;
@@ -142,6 +142,22 @@ describe('e-mail verification (ASVS V6.4)', () => {
     const events = await request(t.app).get(`${AUTH}/audit-events`).set(bearer({ token }));
     expect((events.body.events as Array<{ action: string }>).map((e) => e.action)).toContain('email.verified');
     expect(JSON.stringify(events.body)).not.toContain(link);
+  });
+});
+
+describe('the public link routes\' rate limit', () => {
+  it('counts /email/verify and /email/change/confirm together per client address (RATE_LIMIT_RECOVERY)', async () => {
+    const t = await buildTestApp({ rateLimits: { ...GENEROUS_RATE_LIMITS, recovery: 3 } });
+    try {
+      const answers: Response[] = [];
+      for (const path of ['email/verify', 'email/change/confirm', 'email/verify', 'email/change/confirm']) {
+        answers.push(await request(t.app).post(`${AUTH}/${path}`).send({ token: 'f'.repeat(64) }));
+      }
+      expect(answers.slice(0, 3).map((res) => res.status)).toEqual([400, 400, 400]);
+      expectTooManyRequests(answers[3]!);
+    } finally {
+      await t.assembly.close();
+    }
   });
 });
 

@@ -24,7 +24,7 @@ export interface ConfirmEmailChangeDeps {
 
 /**
  * POST /email/change/confirm: the link sent to the new address moves the account there (ASVS
- * V6.4). In one unit of work the token is used once and the address changed, only while the member
+ * V6.4.1, V7.4.3, V6.3.6). In one unit of work the token is used once and the address changed, only while the member
  * still has the address they had when it was read; the new one counts as proven (the link reached
  * it). The change raises the auth version, so every bearer token issued before (each carries the old
  * address) is refused from the next request; the member's other pending links die with it (reset and

@@ -31,7 +31,7 @@ export interface RequestEmailChangeDeps {
 }
 
 /**
- * POST /email/change: asks to move the caller's account to another address (ASVS V6.4). Only a
+ * POST /email/change: asks to move the caller's account to another address (ASVS V7.5.1). Only a
  * person signed in with a bearer token may (an API key acts for someone, it does not prove who they
  * are), and only with their current password, checked through the login throttle as a password change
  * checks it, so a stolen token alone takes nothing. Nothing changes yet: the new address is sent a

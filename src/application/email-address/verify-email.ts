@@ -15,7 +15,7 @@ export interface VerifyEmailDeps {
 
 /**
  * POST /email/verify: whoever holds the link proves they read the address it was sent to (ASVS
- * V6.4). The token is used once and the address marked proven in one unit of work, and only while
+ * V6.4.1). The token is used once and the address marked proven in one unit of work, and only while
  * it is still the member's: a link sent to an address they have since left proves nothing. Every
  * refusal (unknown, used, voided, expired, malformed, or for an address left) is the same error.
  */

@@ -1,0 +1,4 @@
+import { databaseApp } from '../support/database-app';
+import { describeEmailAddressFlow } from './email-address-flow';
+
+describeEmailAddressFlow('PGlite', () => databaseApp('pglite'));
