@@ -9,7 +9,7 @@ import { PROOF_OK } from './0009-tenant-wall-proofs';
 // - email_tokens: a password reset, an address's verification or a new address's confirmation.
 //   Only the SHA-256 of a token is kept. Walled like the other tenant tables; a link's token is
 //   found across tenants by its hash through one definer function, as invites are by theirs
-//   (nobody can guess a 256-bit token's hash).
+//   (nobody can guess a 256-bit token's hash). A member deleted by hand in SQL takes their links along.
 // - mail_outbox: a message is inserted by the transaction that causes it, behind the tenant wall,
 //   and the app role can do nothing else with the table. Delivery workers on every instance claim
 //   and finish messages through two definer functions that want the service's proof over 'mail',
@@ -40,8 +40,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table email_tokens (
       id uuid primary key,
-      tenant_id uuid not null references tenants (id),
-      user_id uuid not null references users (id),
+      tenant_id uuid not null references tenants (id) on delete cascade,
+      user_id uuid not null references users (id) on delete cascade,
       purpose text not null check (purpose in ('password_reset', 'email_verify', 'email_change')),
       token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
       email text not null,
