@@ -146,6 +146,14 @@ describeIfPostgres('the outbox with two instances on one Postgres', (serverUrl) 
       const counts = members.map((email) => [receivedBy(server, email, VERIFY_SUBJECT).length, receivedBy(server, email, RESET_SUBJECT).length]);
       expect(counts).toEqual(members.map(() => [1, 1]));
       expect(server.received).toHaveLength(60);
+
+      // A link sent through one instance resets the password through the other, once.
+      const token = resetTokenIn(receivedBy(server, members[0]!, RESET_SUBJECT)[0]!.raw);
+      const reset = await request(b.listener).post(`${AUTH}/password/reset`).send({ token, password: 'a new passphrase here' });
+      expect(reset.status).toBe(200);
+      expect((await request(a.listener).post(`${AUTH}/password/reset`).send({ token, password: 'another passphrase' })).body)
+        .toEqual({ error: 'Invalid or expired reset token' });
+      expect((await request(a.listener).post(`${AUTH}/login`).send({ email: members[0], password: 'a new passphrase here' })).status).toBe(200);
     } finally {
       await a.close();
       await b.close();
