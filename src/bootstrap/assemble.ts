@@ -20,6 +20,8 @@ import { RandomUuidGenerator } from '../adapters/crypto/random-uuid-generator';
 import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher';
 import { createApp } from '../adapters/http/app';
 import type { Route } from '../adapters/http/routes/route';
+import { developmentMailboxRoutes } from '../adapters/http/routes/development-mailbox-routes';
+import { DevelopmentMailbox } from '../adapters/mail/development-mailbox';
 import type { ConsoleFiles } from '../adapters/http/console/console-files';
 import type { HttpMetrics } from '../adapters/http/middleware/http-metrics';
 import type { RateLimitStoreFactory } from '../adapters/http/middleware/rate-limits';
@@ -231,6 +233,8 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       changeStreamLimits: config.changeStreams,
       changeHeartbeatMs: parts.changeHeartbeatMs,
       consoleFiles: parts.consoleFiles,
+      // Only the development mailbox, never chosen in production, has its messages served.
+      developmentRoutes: mailer instanceof DevelopmentMailbox ? developmentMailboxRoutes(() => mailer.messages()) : [],
     });
     return {
       listener: app.listener, routes: app.routes, useCases, storage, clock, ids, secrets, mailer, mailWorker, feed, keyUsage, metrics, tokens, close,

@@ -26,7 +26,8 @@ const consoleApp = (overrides = {}) => buildTestApp(overrides, {}, { consoleFile
 describe('the console at /console', () => {
   it('answers every screen\'s address with the page, under a CSP that allows no inline script', async () => {
     const { app } = await consoleApp();
-    for (const address of ['/console', '/console/', '/console/members', '/console/join?token=abc', '/CONSOLE/Members/']) {
+    for (const address of ['/console', '/console/', '/console/members', '/console/join?token=abc', '/CONSOLE/Members/',
+      '/console/dev/mailbox']) {
       const res = await request(app).get(address).expect(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.text).toBe(PAGE);
@@ -56,7 +57,7 @@ describe('the console at /console', () => {
   it('serves nothing else: unknown files, source maps, escapes and deeper paths are unknown routes', async () => {
     const { app } = await consoleApp();
     for (const address of ['/console/assets/nope.js', '/console/assets/index-Ab12Cd34.js.map', '/console/assets/..%2Findex.html',
-      '/console/assets/%2e%2e%2f%2e%2e%2fpackage.json', '/console/members/u-1']) {
+      '/console/assets/%2e%2e%2f%2e%2e%2fpackage.json', '/console/members/u-1', '/console/dev/other']) {
       expectError(await request(app).get(address), 404, 'Not found');
     }
     expectError(await request(app).post('/console/members'), 404, 'Not found');

@@ -80,6 +80,11 @@ export interface AppOptions {
   readonly apiReferenceJson?: string | undefined;
   /** The console served at /console. Unset: read from console/dist now; null, or not built: none. */
   readonly consoleFiles?: ConsoleFiles | null | undefined;
+  /**
+   * Routes that exist only outside production, chosen by the composition root (the development
+   * mailbox's, when it is the mailer). Unset: none.
+   */
+  readonly developmentRoutes?: readonly Route[] | undefined;
 }
 
 /** Which forwarded addresses to believe, as one function for Express and the route table alike. */
@@ -106,7 +111,7 @@ function trustOf(setting: TrustProxy | undefined): (address: string, hop: number
 export function createApp(useCases: UseCases, config: HttpConfig, options: AppOptions): HttpApp {
   const {
     logger, onError, metrics, serveMetrics: metricsRoute = true, readiness = ALWAYS_READY, modules, apiReferenceJson,
-    consoleFiles = readConsoleFiles(),
+    consoleFiles = readConsoleFiles(), developmentRoutes = [],
   } = options;
   const errors: ErrorTable = Object.assign({}, ...modules.map((module) => module.errors)) as ErrorTable;
   const log = (err: unknown, req?: NodeRequest & { log?: Logger }): void => {
@@ -166,6 +171,7 @@ export function createApp(useCases: UseCases, config: HttpConfig, options: AppOp
   table.add(docsRoutes(apiReferenceJson ?? openApiJson()));
   if (consoleFiles) table.add(consoleRoutes(consoleFiles));
   else logger?.warn('the console is not built (npm run console:build): /console answers 404');
+  table.add(developmentRoutes);
   for (const module of modules) table.add(module.routes);
   table.mount(app);
 

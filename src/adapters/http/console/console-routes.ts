@@ -23,7 +23,8 @@ function send(file: ConsoleFile, headers: Record<string, string>): Answer {
 /**
  * The tenant administrators' console under /console (the `page` group): its bundles under
  * /console/assets, and the page at /console and at every one-segment address below it
- * (/console/members, /console/join?token=...), where the page's own router picks the screen. The
+ * (/console/members, /console/join?token=...), and at /console/dev/mailbox (the development mailbox's
+ * screen, which says so where the service has no development mailbox), where the page's own router picks the screen. The
  * page keeps the API's `Cache-Control: no-store`; `Referrer-Policy: no-referrer` keeps an
  * invitation token in the address from leaving in a Referer header; `Cross-Origin-Opener-Policy:
  * same-origin` keeps a window of another site that opened the page from holding a handle on it
@@ -36,6 +37,7 @@ export function consoleRoutes(files: ConsoleFiles): Route[] {
   const page = (): Answer => send(files.page, { 'Referrer-Policy': 'no-referrer', ...PAGE_OPENER_POLICY });
   return [
     { method: 'get', path: CONSOLE_BASE, group: 'page', handle: page },
+    { method: 'get', path: `${CONSOLE_BASE}/dev/mailbox`, group: 'page', handle: page },
     {
       method: 'get', path: `${CONSOLE_BASE}/assets/:file`, group: 'page',
       handle: ({ params }) => {

@@ -1,0 +1,54 @@
+import { request } from '../support/contract-request';
+import { buildTestApp, type TestApp } from '../support/http-app';
+import { AUTH, expectError, PASSWORD } from '../support/http-fixtures';
+import { assembleForTest, testConfig, uniqueEmail } from '../support/test-use-cases';
+
+const MAILBOX = '/api/v1/dev/mailbox';
+
+describe('GET /api/v1/dev/mailbox: the development mailbox, for the console', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.assembly.close());
+
+  it('lists what the development mailbox holds, newest first, each with its first link', async () => {
+    const first = uniqueEmail('mailbox');
+    const second = uniqueEmail('mailbox');
+    for (const email of [first, second]) {
+      await request(t.app).post(`${AUTH}/signup`).send({ email, password: PASSWORD, tenant_name: 'Mailbox Co' }).expect(201);
+      await request(t.app).post(`${AUTH}/password/forgot`).send({ email }).expect(202);
+      await t.useCases.forgotPassword.settled();
+      await t.assembly.mailWorker!.deliverNow();
+    }
+    const res = await request(t.app).get(MAILBOX).expect(200);
+    const ours = (res.body.messages as Array<{ to: string; subject: string; link: string | null; sent_at: string; text: string }>)
+      .filter((message) => message.to === first || message.to === second);
+    expect(ours.map((message) => message.to)).toEqual([second, first]);
+    expect(ours[0]!.subject).toBe('Reset your password for Mailbox Co');
+    expect(ours[0]!.link).toMatch(/^http:\/\/localhost:3000\/console\/reset-password\?token=[0-9a-f]{64}$/);
+    expect(ours[0]!.text).toContain(ours[0]!.link);
+    expect(Date.parse(ours[0]!.sent_at)).toBeGreaterThanOrEqual(Date.parse(ours[1]!.sent_at));
+  });
+
+  it('is not served with any other mailer: an unknown route, as in production', async () => {
+    const smtpLike = await assembleForTest({}, testConfig(), { mailer: { send: async () => undefined } });
+    try {
+      expectError(await request(smtpLike.listener).get(MAILBOX), 404, 'Not found');
+      expect(smtpLike.routes.some((route) => route.path === MAILBOX)).toBe(false);
+    } finally {
+      await smtpLike.close();
+    }
+  });
+
+  it('is not served in production, where no development mailbox is ever chosen', async () => {
+    const production = await assembleForTest({}, testConfig({}, { nodeEnv: 'production' }));
+    try {
+      expect(production.mailer).toBeUndefined();
+      expectError(await request(production.listener).get(MAILBOX), 404, 'Not found');
+    } finally {
+      await production.close();
+    }
+  });
+});
