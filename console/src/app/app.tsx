@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { VerificationBanner } from '../features/email-address/verification-banner';
 import { isAdmin } from '../shared/roles';
 import { Screen } from '../shared/screen';
 import { NavBar } from './nav-bar';
@@ -52,6 +53,7 @@ export function App() {
         <NavBar />
       </header>
       <main>
+        <VerificationBanner />
         <Content />
       </main>
     </>

@@ -9,6 +9,7 @@ export function NavBar() {
   const { session, signOut } = useSession();
   const { path } = useLocation();
   const visible = SCREENS.filter((screen) => {
+    if (screen.linkedOnly) return false;
     if (!session) return screen.access === 'public';
     if (screen.access === 'admin') return isAdmin(session.me.role);
     return screen.access === 'signed-in';

@@ -2,10 +2,15 @@ import type { ComponentType } from 'react';
 import { AccountPage } from '../features/account/account-page';
 import { ApiKeysPage } from '../features/api-keys/api-keys-page';
 import { AuditLogPage } from '../features/audit-log/audit-log-page';
+import { DevMailboxPage } from '../features/dev-mailbox/dev-mailbox-page';
+import { ConfirmEmailPage } from '../features/email-address/confirm-email-page';
+import { VerifyEmailPage } from '../features/email-address/verify-email-page';
 import { InvitationsPage } from '../features/invitations/invitations-page';
 import { JoinPage } from '../features/join/join-page';
 import { LoginPage } from '../features/login/login-page';
 import { MembersPage } from '../features/members/members-page';
+import { ForgotPasswordPage } from '../features/password-reset/forgot-password-page';
+import { ResetPasswordPage } from '../features/password-reset/reset-password-page';
 import { SignupPage } from '../features/signup/signup-page';
 
 /** Who may open a screen: anyone, anyone signed in, or admins and owners (the API's rule). */
@@ -16,6 +21,8 @@ export interface ScreenEntry {
   readonly label: string;
   readonly access: Access;
   readonly component: ComponentType;
+  /** Reached by a link (from a screen or an e-mail), not from the navigation bar. */
+  readonly linkedOnly?: boolean;
 }
 
 export const SCREENS: readonly ScreenEntry[] = [
@@ -27,4 +34,10 @@ export const SCREENS: readonly ScreenEntry[] = [
   { path: '/api-keys', label: 'API keys', access: 'admin', component: ApiKeysPage },
   { path: '/audit-log', label: 'Audit log', access: 'admin', component: AuditLogPage },
   { path: '/account', label: 'Account', access: 'signed-in', component: AccountPage },
+  { path: '/forgot-password', label: 'Forgot password', access: 'public', component: ForgotPasswordPage, linkedOnly: true },
+  { path: '/reset-password', label: 'Reset password', access: 'public', component: ResetPasswordPage, linkedOnly: true },
+  { path: '/verify-email', label: 'Verify e-mail', access: 'public', component: VerifyEmailPage, linkedOnly: true },
+  { path: '/confirm-email', label: 'Confirm new address', access: 'public', component: ConfirmEmailPage, linkedOnly: true },
+  // Outside production only, and by address: a production console must not point at a route that is not there.
+  { path: '/dev/mailbox', label: 'Development mailbox', access: 'public', component: DevMailboxPage, linkedOnly: true },
 ];

@@ -1,6 +1,5 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { ApiError, call, type CallOptions, type Schemas, type Success } from '../api/client';
-import type { paths } from '../api/schema';
+import { ApiError, call, type CallOptions, type paths, type Schemas, type Success } from '../api/client';
 import { navigate } from './router';
 
 export interface Session {
@@ -35,6 +34,8 @@ interface SessionContext {
   signIn(token: string, options?: SignInOptions): Promise<Session>;
   /** Keeps the session but with a fresh token (after a password change). */
   replaceToken(token: string): void;
+  /** Reads the account again (after the address was verified elsewhere in the page). */
+  refreshAccount(): Promise<void>;
   signOut(note?: string): void;
   readonly api: AuthedCall;
 }
@@ -92,7 +93,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setSession((current) => (current ? { ...current, token } : current));
   }, []);
 
-  const value = useMemo(() => ({ session, note, signIn, replaceToken, signOut, api }), [session, note, signIn, replaceToken, signOut, api]);
+  const refreshAccount = useCallback(async () => {
+    if (!session) return;
+    const account = await call('get', '/api/v1/auth/account', session.token).catch(() => null);
+    if (account) setSession((current) => (current?.token === session.token ? { ...current, account } : current));
+  }, [session]);
+
+  const value = useMemo(
+    () => ({ session, note, signIn, replaceToken, refreshAccount, signOut, api }),
+    [session, note, signIn, replaceToken, refreshAccount, signOut, api],
+  );
   return <Context.Provider value={value}>{children}</Context.Provider>;
 }
 

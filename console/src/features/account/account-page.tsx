@@ -4,6 +4,7 @@ import { ErrorMessage, StatusMessage, useAction } from '../../shared/feedback';
 import { Field, Form } from '../../shared/field';
 import { PasswordStrengthHint } from '../../shared/password-strength-hint';
 import { Screen } from '../../shared/screen';
+import { ChangeEmailForm } from './change-email-form';
 
 export function AccountPage() {
   const { api, session, replaceToken } = useSession();
@@ -39,6 +40,7 @@ export function AccountPage() {
         <ErrorMessage error={change.error} />
         <StatusMessage>{status}</StatusMessage>
       </Form>
+      <ChangeEmailForm />
       <p>The console keeps your session in this tab's memory only; Log out, at the top of every page, forgets it now.</p>
     </Screen>
   );

@@ -64,6 +64,11 @@ export function InvitationsPage() {
     setStatus(`The invitation for ${invited} was revoked.`);
     invites.reload();
   });
+  const resend = useAction(async (id: string, invited: string) => {
+    setStatus(null);
+    await api('post', '/api/v1/auth/invites/{id}/resend', { params: { id } });
+    setStatus(`The invitation for ${invited} was sent again by e-mail.`);
+  });
   return (
     <Screen title="Invitations">
       {created ? (
@@ -81,7 +86,7 @@ export function InvitationsPage() {
       )}
       <h2>Pending invitations</h2>
       <StatusMessage>{status}</StatusMessage>
-      <ErrorMessage error={invites.error ?? revoke.error} />
+      <ErrorMessage error={invites.error ?? revoke.error ?? resend.error} />
       {invites.data && (invites.data.invites.length === 0 ? <p>No invitation is waiting.</p> : (
         <TableScroll label="Pending invitations">
           <table>
@@ -97,8 +102,12 @@ export function InvitationsPage() {
                   <td><DateTime iso={pending.created_at} /></td>
                   <td><DateTime iso={pending.expires_at} /></td>
                   <td>
-                    <button type="button" onClick={() => void revoke.run(pending.id, pending.email)} disabled={revoke.pending}
-                      aria-label={`Revoke invitation for ${pending.email}`}>Revoke</button>
+                    <div className="row-actions">
+                      <button type="button" onClick={() => void resend.run(pending.id, pending.email)} disabled={resend.pending}
+                        aria-label={`Resend invitation to ${pending.email}`}>Resend</button>
+                      <button type="button" onClick={() => void revoke.run(pending.id, pending.email)} disabled={revoke.pending}
+                        aria-label={`Revoke invitation for ${pending.email}`}>Revoke</button>
+                    </div>
                   </td>
                 </tr>
               ))}

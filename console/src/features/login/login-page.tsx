@@ -23,6 +23,7 @@ export function LoginPage() {
         <button type="submit" disabled={login.pending}>Log in</button>
         <ErrorMessage error={login.error} />
       </Form>
+      <p><Link to="/forgot-password">Forgot your password?</Link></p>
       <p>New here? <Link to="/signup">Sign up</Link> to create an organisation, or open the invitation link you were sent.</p>
     </Screen>
   );
