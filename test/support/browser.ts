@@ -60,16 +60,21 @@ export interface ConsoleService {
   readonly origin: string;
   /** The service's request listener, for setting up state through the API (supertest). */
   readonly app: RequestListener;
+  /** Delivers the e-mail waiting in the outbox to the development mailbox now (the database-backed service only). */
+  deliverMail(): Promise<void>;
   close(): Promise<void>;
 }
 
-async function listen(app: RequestListener, closeApp: () => Promise<void>): Promise<ConsoleService> {
+async function listen(
+  app: RequestListener, closeApp: () => Promise<void>, deliverMail: () => Promise<void> = async () => undefined, at = 0,
+): Promise<ConsoleService> {
   const server: Server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(at, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
     app,
+    deliverMail,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -84,8 +89,10 @@ async function listen(app: RequestListener, closeApp: () => Promise<void>): Prom
  */
 export async function startService(modules: readonly PortcullisModule[] = []): Promise<ConsoleService> {
   const url = process.env['DATABASE_URL'];
-  const service: DatabaseApp = await databaseApp(url ? { postgres: url } : 'pglite', { modules });
-  return listen(service.app, () => service.close());
+  // E-mailed links point at this service itself, so a test can follow one as a person would.
+  const port = await freePort();
+  const service: DatabaseApp = await databaseApp(url ? { postgres: url } : 'pglite', { modules, publicUrl: `http://127.0.0.1:${port}` });
+  return listen(service.app, () => service.close(), () => service.deliverMail(), port);
 }
 
 /**

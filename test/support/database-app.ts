@@ -22,6 +22,11 @@ export interface DatabaseApp {
   readonly positions: ChangePositions & { caughtUp(): Promise<number> };
   /** Writes the API keys' uses gathered so far, as the instance does when its interval is over. */
   flushKeyUsage(): Promise<void>;
+  /**
+   * Delivers the outbox to the development mailbox now, as main's polling worker would, once the
+   * reset requests taken so far have done their work.
+   */
+  deliverMail(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,6 +45,8 @@ export interface DatabaseAppOptions {
   readonly modules?: readonly PortcullisModule[];
   /** PASSWORD_POLICY; the configuration's default unless given. */
   readonly passwordPolicy?: PasswordPolicyName;
+  /** Where e-mailed links point (PUBLIC_URL); unset, the development default. */
+  readonly publicUrl?: string;
 }
 
 /**
@@ -56,7 +63,11 @@ export async function databaseApp(
   const opened = await openTestStorage(database, moduleMigrationsOf(modules), 20);
   const assembly = await assembleForTest(
     { opened: options.changeFeed === false ? { ...opened, listenForChanges: undefined } : opened, clock: options.clock, modules },
-    testConfig({ passwordPolicy: options.passwordPolicy }, { corsOrigin: 'http://localhost:5173', rateLimits: { ...GENEROUS_LIMITS, introspect: 100_000 } }),
+    testConfig({ passwordPolicy: options.passwordPolicy }, {
+      corsOrigin: 'http://localhost:5173',
+      rateLimits: { ...GENEROUS_LIMITS, introspect: 100_000 },
+      ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    }),
     { onError: () => undefined, onBackgroundError: () => undefined, changeHeartbeatMs: options.changeHeartbeatMs, listenerTiming: { retryMs: 100, heartbeatMs: 1_000 } },
   );
   const owner = ownerPool?.db ?? ownerView(opened.db!);
@@ -65,6 +76,10 @@ export async function databaseApp(
     db: owner,
     positions: assembly.feed.positions,
     flushKeyUsage: async () => assembly.keyUsage.flush?.(),
+    deliverMail: async () => {
+      await assembly.useCases.forgotPassword.settled();
+      await assembly.mailWorker?.deliverNow();
+    },
     close: async () => {
       await assembly.close();
       await ownerPool?.close();
