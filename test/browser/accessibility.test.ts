@@ -89,4 +89,39 @@ describeIfBrowser('console: accessibility of every screen (Chromium, axe-core)',
     await context.close();
     expect(problems).toEqual([]);
   });
+
+  it('finds none on the screens e-mailed links lead to, nor on the development mailbox', async () => {
+    const suffix = Date.now().toString(36).slice(-4);
+    const email = `ada.mail.${suffix}@example.com`;
+    await request(session.service.app).post(`${AUTH}/signup`).send({ email, password: PASSWORD, tenant_name: 'Analytical Engines' }).expect(201);
+    const { page, context, problems } = await openConsole(session.browser, session.service.origin, '/console/forgot-password');
+    await page.getByRole('heading', { level: 1, name: 'Forgot your password?' }).waitFor();
+    await check(page, 'forgot-password');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Check your inbox' }).waitFor();
+    await check(page, 'forgot-password-sent');
+
+    await session.service.deliverMail();
+    await page.goto(`${session.service.origin}/console/dev/mailbox`);
+    await page.getByRole('article', { name: new RegExp(`to ${email.replace(/\./g, '\\.')}$`) }).waitFor();
+    await check(page, 'dev-mailbox');
+
+    await page.goto(`${session.service.origin}/console/reset-password?token=${'0'.repeat(64)}`);
+    await page.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
+    await page.getByLabel('Confirm new password').fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Set the password' }).click();
+    await page.getByRole('alert').waitFor();
+    await check(page, 'reset-password');
+
+    // A refused link on each (the outcome that does not depend on a real link's token).
+    for (const screen of ['verify-email', 'confirm-email']) {
+      await page.goto(`${session.service.origin}/console/${screen}?token=${'0'.repeat(64)}`);
+      await page.getByRole('alert').waitFor();
+      await check(page, screen);
+    }
+
+    await context.close();
+    expect(problems).toEqual([]);
+  });
 });
