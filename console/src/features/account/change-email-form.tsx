@@ -36,7 +36,7 @@ export function ChangeEmailForm() {
       <h2>Change e-mail address</h2>
       <Field label="New e-mail address" type="email" autoComplete="email" value={newEmail} error={invalid}
         onChange={(e) => setNewEmail(e.target.value)} />
-      <Field label="Current password" type="password" autoComplete="current-password" value={password}
+      <Field label="Your password" type="password" autoComplete="current-password" hint="The one you log in with now." value={password}
         onChange={(e) => setPassword(e.target.value)} />
       <button type="submit" disabled={change.pending}>Send the confirmation link</button>
       <ErrorMessage error={change.error} />

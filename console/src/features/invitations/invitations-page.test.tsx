@@ -42,6 +42,25 @@ describe('Invitations', () => {
     expect(requests.some((r) => r.method === 'DELETE' && r.url === '/api/v1/auth/invites/i-9')).toBe(true);
   });
 
+  it('sends a pending invitation again by e-mail, and says so', async () => {
+    const { user, requests } = await renderSignedIn('admin', '/invitations', {
+      'GET /api/v1/auth/invites': { status: 200, body: { invites: [{ id: 'i-7', email: 'ada@example.com', role: 'member', expires_at: '2026-02-07T12:00:00.000Z', created_at: '2026-01-31T12:00:00.000Z' }] } },
+      'POST /api/v1/auth/invites/i-7/resend': { status: 202, body: {} },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Resend invitation to ada@example.com' }));
+    expect(await screen.findByText('The invitation for ada@example.com was sent again by e-mail.')).toBeInTheDocument();
+    expect(requests.filter((r) => r.url === '/api/v1/auth/invites/i-7/resend')).toEqual([expect.objectContaining({ method: 'POST' })]);
+  });
+
+  it('shows the API\'s refusal to send an invitation again', async () => {
+    const { user } = await renderSignedIn('owner', '/invitations', {
+      'GET /api/v1/auth/invites': { status: 200, body: { invites: [{ id: 'i-8', email: 'ada@example.com', role: 'member', expires_at: '2026-02-07T12:00:00.000Z', created_at: '2026-01-31T12:00:00.000Z' }] } },
+      'POST /api/v1/auth/invites/i-8/resend': { status: 503, body: { error: 'E-mail delivery is not configured' } },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Resend invitation to ada@example.com' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^E-mail delivery is not configured$/);
+  });
+
   it('returns to Log in with a note when the API says the token no longer works', async () => {
     await renderSignedIn('owner', '/invitations', {
       'GET /api/v1/auth/invites': { status: 401, body: { error: 'Invalid or expired token' } },
