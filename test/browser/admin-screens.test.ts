@@ -76,7 +76,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       await page.keyboard.press('Enter');
       await panel.getByText('Copied.').waitFor();
       await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(link);
-      expect(await cellsOf(page, new RegExp(`^${invited}`))).toEqual([invited, 'viewer', expect.any(String), expect.any(String), 'Revoke']);
+      expect(await cellsOf(page, new RegExp(`^${invited}`))).toEqual([invited, 'viewer', expect.any(String), expect.any(String), 'ResendRevoke']); // the actions cell: Resend, then Revoke
 
       await tabTo(page, panel.getByRole('button', { name: 'Done' }));
       await page.keyboard.press('Enter');
