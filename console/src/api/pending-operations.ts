@@ -1,6 +1,6 @@
 /**
  * Operations the console already calls whose entries in docs/openapi.yaml are still being written
- * (e-mail verification, change of address, an invitation sent again), typed here with the shapes the
+ * (e-mail verification, change of address), typed here with the shapes the
  * API will have. client.ts lets the document win: once a path is documented, its entry here is
  * ignored and the generated type is the one checked, so an entry can be deleted as soon as its path
  * appears in the document (nothing breaks in the meantime).
@@ -17,8 +17,8 @@ interface Post<Body, Answer> {
   responses: Answer & Refusals;
 }
 
-interface PostWithoutBody<Answer, Path = never> {
-  parameters: { query?: never; header?: never; path: Path; cookie?: never };
+interface PostWithoutBody<Answer> {
+  parameters: NoParameters;
   requestBody?: never;
   responses: Answer & Refusals;
 }
@@ -44,5 +44,4 @@ export interface PendingPaths {
   '/api/v1/auth/email/verify/resend': Item<PostWithoutBody<Accepted>>;
   '/api/v1/auth/email/change': Item<Post<{ new_email: string; current_password: string }, Accepted>>;
   '/api/v1/auth/email/change/confirm': Item<Post<{ token: string }, { 200: Json<{ token: string; expires_in: string }> }>>;
-  '/api/v1/auth/invites/{id}/resend': Item<PostWithoutBody<Accepted, { id: string }>>;
 }

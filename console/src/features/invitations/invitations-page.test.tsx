@@ -48,7 +48,7 @@ describe('Invitations', () => {
       'POST /api/v1/auth/invites/i-7/resend': { status: 202, body: {} },
     });
     await user.click(await screen.findByRole('button', { name: 'Resend invitation to ada@example.com' }));
-    expect(await screen.findByText('The invitation for ada@example.com was sent again by e-mail.')).toBeInTheDocument();
+    expect(await screen.findByText('The invitation for ada@example.com was sent again by e-mail, with the same link.')).toBeInTheDocument();
     expect(requests.filter((r) => r.url === '/api/v1/auth/invites/i-7/resend')).toEqual([expect.objectContaining({ method: 'POST' })]);
   });
 

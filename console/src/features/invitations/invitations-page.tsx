@@ -67,7 +67,7 @@ export function InvitationsPage() {
   const resend = useAction(async (id: string, invited: string) => {
     setStatus(null);
     await api('post', '/api/v1/auth/invites/{id}/resend', { params: { id } });
-    setStatus(`The invitation for ${invited} was sent again by e-mail.`);
+    setStatus(`The invitation for ${invited} was sent again by e-mail, with the same link.`);
   });
   return (
     <Screen title="Invitations">
