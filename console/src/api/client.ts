@@ -1,5 +1,4 @@
-import type { PendingPaths } from './pending-operations';
-import type { components, paths as documentedPaths } from './schema';
+import type { components, paths } from './schema';
 
 /**
  * A thin client over fetch, typed by the types generated from docs/openapi.yaml (src/api/schema.d.ts,
@@ -7,8 +6,6 @@ import type { components, paths as documentedPaths } from './schema';
  * error, so the console cannot drift from the API without its type check failing.
  */
 export type Schemas = components['schemas'];
-/** The documented operations, and those still being documented (pending-operations.ts) where the document has none yet. */
-export type paths = documentedPaths & Omit<PendingPaths, keyof documentedPaths>;
 export type Role = Schemas['Role'];
 
 type Method = 'get' | 'post' | 'patch' | 'delete';

@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { ApiError, call, type CallOptions, type paths, type Schemas, type Success } from '../api/client';
+import { ApiError, call, type CallOptions, type Schemas, type Success } from '../api/client';
+import type { paths } from '../api/schema';
 import { navigate } from './router';
 
 export interface Session {

@@ -4,11 +4,11 @@ import { useSession } from '../../app/session';
 import { ErrorMessage, StatusMessage, useAction } from '../../shared/feedback';
 
 /**
- * True only when the account says, in so many words, that the address is not verified: an API that
- * does not report it (no `email_verified`) shows no banner.
+ * True only when the account says, in so many words, that the address is not verified: a service
+ * that does not report it (no `email_verified`, as before addresses were verified) shows no banner.
  */
 export function emailUnverified(account: Schemas['Account'] | null): boolean {
-  return (account as { email_verified?: unknown } | null)?.email_verified === false;
+  return account?.email_verified === false;
 }
 
 /** On every signed-in screen while the person's address is unproved, with a way to get a new link. */

@@ -4,6 +4,7 @@ import { Link } from '../../app/link';
 import { useSession } from '../../app/session';
 import { ErrorMessage, fieldErrors, useAction } from '../../shared/feedback';
 import { Field, Form } from '../../shared/field';
+import { PasswordStrengthHint } from '../../shared/password-strength-hint';
 import { Screen } from '../../shared/screen';
 import { passwordProblem } from '../../shared/sign-up-rules';
 import { useLinkToken } from '../../shared/use-link-token';
@@ -62,6 +63,7 @@ export function ResetPasswordPage() {
       <Form label="Choose a new password" onSubmit={submit}>
         <Field label="New password" type="password" autoComplete="new-password" hint="At least 8 characters." value={password}
           error={invalid.password ?? refused['password']} onChange={(e) => setPassword(e.target.value)} />
+        <PasswordStrengthHint password={password} />
         <Field label="Confirm new password" type="password" autoComplete="new-password" value={confirm}
           error={invalid.confirm} onChange={(e) => setConfirm(e.target.value)} />
         <button type="submit" disabled={reset.pending}>Set the password</button>
