@@ -52,8 +52,9 @@ export function App() {
         <Organisation />
         <NavBar />
       </header>
+      {/* Outside main: it concerns the account, not the screen, which keeps only its own controls. */}
+      <VerificationBanner />
       <main>
-        <VerificationBanner />
         <Content />
       </main>
     </>
