@@ -52,4 +52,25 @@ describe('GET /api/v1/dev/mailbox: the development mailbox, for the console', ()
       await production.close();
     }
   });
+
+  it('answers only a connection from this machine: from anywhere else it is an unknown route, whatever X-Forwarded-For says', async () => {
+    const route = t.assembly.routes.find((candidate) => candidate.path === MAILBOX)!;
+    const answerTo = async (remoteAddress: string) => {
+      const answer = await route.handle({} as never);
+      if (!('stream' in answer)) throw new Error('the mailbox route answers by its stream');
+      const sent: { status?: number; body?: string } = {};
+      const req = { socket: { remoteAddress }, headers: { 'x-forwarded-for': '127.0.0.1' } };
+      const res = {
+        setHeader: () => undefined,
+        set statusCode(status: number) { sent.status = status; },
+        end: (text: string) => { sent.body = text; },
+      };
+      answer.stream(req as never, res as never);
+      return { status: sent.status, body: JSON.parse(sent.body ?? 'null') as unknown };
+    };
+    for (const address of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) expect((await answerTo(address)).status).toBe(200);
+    for (const address of ['203.0.113.5', '10.0.0.7', '::ffff:192.168.1.2', '2001:db8::1', '::']) {
+      expect({ address, ...(await answerTo(address)) }).toEqual({ address, status: 404, body: { error: 'Not found' } });
+    }
+  });
 });
