@@ -58,6 +58,12 @@ export class RequestEmailChange {
     if (await repos.users.findByEmail(newEmail)) throw new EmailAlreadyRegistered();
 
     await unitOfWork.run(async (tx) => {
+      // The password was checked against the member as read before scrypt. A reset or change that
+      // committed since (it raises the auth version, and voids pending address changes) wins: the
+      // link is not made. Held to commit, so one committing after waits and then voids this link.
+      const held = await tx.users.holdAuthState(user.tenantId, user.id);
+      if (!held) throw callerGone(caller);
+      if (held.authVersion !== user.authVersion) throw new CurrentPasswordIncorrect();
       const tenant = await tx.tenants.findById(user.tenantId);
       if (!tenant) throw callerGone(caller);
       // The token names the new address; a newer request voids the older link.
