@@ -195,8 +195,8 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       mailTokens: config.mail,
     });
 
-    // Reset requests taken before the shutdown are handled before the database closes.
-    closeables.add('password reset requests', () => useCases.forgotPassword.settled());
+    // Reset requests taken before the shutdown are handled before the database closes (none are taken without a mailer).
+    if (mailer) closeables.add('password reset requests', () => useCases.forgotPassword.settled());
     const mailWorker = mailer === undefined ? undefined : new MailWorker(new MailDelivery({
       repos: storage.storage.repos,
       unitOfWork: storage.storage.unitOfWork,
