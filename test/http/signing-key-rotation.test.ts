@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
 import jwt from 'jsonwebtoken';
+import type { Logger } from 'pino';
 import { derivedKeyId } from '../../src/adapters/crypto/jwt-signing-keys';
 import { createMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
 import type { Assembly } from '../../src/bootstrap/assemble';
@@ -7,6 +8,7 @@ import { loadConfig } from '../../src/bootstrap/config';
 import { request } from '../support/contract-request';
 import { AUTH, bearer, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { GENEROUS_RATE_LIMITS } from '../support/http-app';
+import { captureLog } from '../support/log-capture';
 import { assembleForTest, testConfig } from '../support/test-use-cases';
 
 const OLD = 'the-secret-signing-before-the-rotation-0';
@@ -23,7 +25,7 @@ describe('signing-key rotation on two instances (V11.2.2)', () => {
   const running: Assembly[] = [];
 
   /** An instance started with these variables, as main starts one: loadConfig checks them, assemble makes the keys. */
-  async function start(env: NodeJS.ProcessEnv): Promise<RequestListener> {
+  async function start(env: NodeJS.ProcessEnv, logger?: Logger): Promise<RequestListener> {
     const read = loadConfig(env);
     const config = testConfig({}, {
       jwtSecret: read.jwtSecret, jwtSecretKeyId: read.jwtSecretKeyId,
@@ -31,7 +33,7 @@ describe('signing-key rotation on two instances (V11.2.2)', () => {
       jwtSecretPrevious: read.jwtSecretPrevious, jwtSecretPreviousKeyId: read.jwtSecretPreviousKeyId,
       rateLimits: { ...loadConfig({}).rateLimits, ...GENEROUS_RATE_LIMITS },
     });
-    const assembly = await assembleForTest({ storage }, config);
+    const assembly = await assembleForTest({ storage }, config, { logger });
     running.push(assembly);
     return assembly.listener;
   }
@@ -119,5 +121,16 @@ describe('signing-key rotation on two instances (V11.2.2)', () => {
     const b = await start({ JWT_SECRET: NEW });
     await expectRefused([a, b], [owner.token]);
     await expectAccepted([a, b], [await login(a), await login(b)]);
+  });
+
+  it('an instance logs at start the ids of the keys it signs and verifies with, never a secret', async () => {
+    const log = captureLog();
+    await start({ JWT_SECRET: NEW, JWT_SECRET_PREVIOUS: OLD, JWT_SECRET_PREVIOUS_KEY_ID: '2026-09' }, log.logger);
+    await new Promise<void>((resolve) => log.logger.flush(() => resolve()));
+    expect(log.lines).toContainEqual(expect.objectContaining({
+      msg: 'token signing keys', signingKeyId: derivedKeyId(NEW), verifyingKeyIds: [derivedKeyId(NEW), '2026-09'],
+    }));
+    expect(log.raw.join('\n')).not.toContain(NEW);
+    expect(log.raw.join('\n')).not.toContain(OLD);
   });
 });
