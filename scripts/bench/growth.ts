@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import type autocannon from 'autocannon';
 import { Client } from 'pg';
+import { jwtKey } from '../../src/adapters/crypto/jwt-signing-keys';
 import { JwtTokenService } from '../../src/adapters/crypto/jwt-token-service';
 import { KEY_ENTRY_BYTES, MEMBER_ENTRY_BYTES } from '../../src/adapters/cache/cached-credential-states';
 import { loadConfig } from '../../src/bootstrap/config';
@@ -117,7 +118,7 @@ export async function runGrowth(
   const service = await ServerProcess.start('service', runner, 'service-server', env, { launcher: 'production' });
   track(service, true);
   const seeded = await seed(service, { ...settings, apiKeys: 1, freshKeys: 1, invites: 1 });
-  const owner = new JwtTokenService(BENCH_JWT_SECRET).verify(seeded.token)!;
+  const owner = new JwtTokenService({ signing: jwtKey(BENCH_JWT_SECRET) }).verify(seeded.token)!;
   const baseline = await ServerProcess.start('baseline', runner, 'baseline-server', { ...env, BENCH_ME_BODY: seeded.meBody }, { launcher: 'node' });
   track(baseline, true);
 
@@ -133,7 +134,7 @@ export async function runGrowth(
     const mostMembers = Math.max(0, ...growth.members);
     log(`inserting ${mostMembers} members in SQL and signing their tokens`);
     const members = mostMembers > 0 ? await insertMembers(client, seeded.runId, owner.tenantId, mostMembers) : [];
-    const tokens = new JwtTokenService(BENCH_JWT_SECRET);
+    const tokens = new JwtTokenService({ signing: jwtKey(BENCH_JWT_SECRET) });
     const bearers = members.map((m) => `Bearer ${tokens.issue({ tenantId: owner.tenantId, userId: m.id, email: m.email, role: 'member', authVersion: 0 })}`);
     await client.query('analyze api_keys; analyze users');
     seedSeconds = (Date.now() - seedStarted) / 1000;

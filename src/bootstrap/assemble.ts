@@ -14,6 +14,7 @@ import type { Secrets } from '../application/ports/secrets';
 import type { TokenService } from '../application/ports/token-service';
 import type { UseCases } from '../application/use-cases';
 import { BatchedApiKeyUsage } from '../adapters/cache/batched-api-key-usage';
+import { type JwtKeySet, jwtKey } from '../adapters/crypto/jwt-signing-keys';
 import { JwtTokenService } from '../adapters/crypto/jwt-token-service';
 import { NodeSecrets } from '../adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../adapters/crypto/random-uuid-generator';
@@ -170,7 +171,8 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       ?? new BatchedApiKeyUsage(storage.storage.repos.apiKeys, clock, failed('api key usage'), config.apiKeyUsage);
     if (keyUsage instanceof BatchedApiKeyUsage) closeables.add('api key usage', () => keyUsage.close());
 
-    const tokens = new JwtTokenService(signingSecret(config, logger), config.jwtSecretPrevious);
+    const tokens = new JwtTokenService(signingKeysOf(config, logger));
+    logger?.info({ signingKeyId: tokens.keyIds.signing, verifyingKeyIds: tokens.keyIds.verifying }, 'token signing keys');
     const useCases = await buildUseCases(storage.storage, {
       hasher: parts.hasher ?? new ScryptPasswordHasher(),
       tokens,
@@ -245,11 +247,21 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
   }
 }
 
-/** Outside production the secret may be unset (config.ts refuses that in production): a random one, for this process only. */
-function signingSecret(config: Config, logger: Logger | undefined): string {
-  if (config.jwtSecret) return config.jwtSecret;
-  logger?.warn('JWT_SECRET is not set: using a random secret, so tokens will not survive a restart');
-  return randomBytes(32).toString('hex');
+/**
+ * The configured secrets with their ids (config.ts has checked them together). Outside production
+ * JWT_SECRET may be unset (config.ts refuses that in production): a random one, for this process only.
+ */
+function signingKeysOf(config: Config, logger: Logger | undefined): JwtKeySet {
+  let secret = config.jwtSecret;
+  if (!secret) {
+    logger?.warn('JWT_SECRET is not set: using a random secret, so tokens will not survive a restart');
+    secret = randomBytes(32).toString('hex');
+  }
+  return {
+    signing: jwtKey(secret, config.jwtSecretKeyId),
+    next: config.jwtSecretNext ? jwtKey(config.jwtSecretNext, config.jwtSecretNextKeyId) : undefined,
+    previous: config.jwtSecretPrevious ? jwtKey(config.jwtSecretPrevious, config.jwtSecretPreviousKeyId) : undefined,
+  };
 }
 
 /** Failed logins per account: in Redis when instances share one (REDIS_URL), else in this process. */

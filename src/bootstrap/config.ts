@@ -2,6 +2,7 @@ import { bool, cleanEnv, makeValidator, port, str, url } from 'envalid';
 import proxyAddr from 'proxy-addr';
 import { DEVELOPMENT_TENANT_WALL_KEY } from '../adapters/persistence/kysely/driver/tenant-walls';
 import { PASSWORD_POLICIES, type PasswordPolicyName } from '../domain/password-policy';
+import { signingKeyProblems } from './signing-key-problems';
 
 export interface Config {
   readonly port: number;
@@ -14,10 +15,19 @@ export interface Config {
    */
   readonly migrationDatabaseUrl: string | undefined;
   readonly pgliteDir: string;
-  /** Undefined only outside production: main then makes a random one for this process. */
+  /** The secret that signs tokens. Undefined only outside production: main then makes a random one for this process. */
   readonly jwtSecret: string | undefined;
+  /**
+   * Each secret's key id (the `kid` of the tokens it signs) as configured; undefined, the id derived
+   * from the secret (jwt-signing-keys.ts). Rotation: docs/operations.md, "Rotating the signing secret".
+   */
+  readonly jwtSecretKeyId: string | undefined;
+  /** The secret about to sign: accepted when verifying tokens, not yet used to sign. */
+  readonly jwtSecretNext: string | undefined;
+  readonly jwtSecretNextKeyId: string | undefined;
   /** The secret being rotated out: still accepted when verifying tokens, never used to sign. */
   readonly jwtSecretPrevious: string | undefined;
+  readonly jwtSecretPreviousKeyId: string | undefined;
   /**
    * The key the database's tenant walls check the service's proofs with (migration 0009). Required
    * in production; elsewhere a fixed development key, so a development database keeps opening.
@@ -222,7 +232,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     MIGRATION_DATABASE_URL: postgresUrl({ default: undefined }),
     PGLITE_DIR: str({ default: '.data/pglite' }),
     JWT_SECRET: str({ default: undefined }),
+    JWT_SECRET_KEY_ID: str({ default: undefined }),
+    JWT_SECRET_NEXT: str({ default: undefined }),
+    JWT_SECRET_NEXT_KEY_ID: str({ default: undefined }),
     JWT_SECRET_PREVIOUS: str({ default: undefined }),
+    JWT_SECRET_PREVIOUS_KEY_ID: str({ default: undefined }),
     TENANT_WALL_KEY: str({ default: undefined }),
     TENANT_WALL_KEY_PREVIOUS: str({ default: undefined }),
     REDIS_URL: url({ default: undefined }),
@@ -276,7 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   });
 
   if (cleaned.NODE_ENV === 'production') {
-    for (const name of ['JWT_SECRET', 'JWT_SECRET_PREVIOUS', 'TENANT_WALL_KEY', 'TENANT_WALL_KEY_PREVIOUS'] as const) {
+    for (const name of ['JWT_SECRET', 'JWT_SECRET_NEXT', 'JWT_SECRET_PREVIOUS', 'TENANT_WALL_KEY', 'TENANT_WALL_KEY_PREVIOUS'] as const) {
       const secret = cleaned[name];
       // The owner's tools sign no tokens; they install the tenant-wall key, so that one they need.
       const required = name === 'TENANT_WALL_KEY' || (name === 'JWT_SECRET' && !options.ownerTool);
@@ -300,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (cleaned.LOGIN_FAILURE_ACCOUNT_LIMIT < cleaned.LOGIN_FAILURE_LIMIT) {
     problems.push('LOGIN_FAILURE_ACCOUNT_LIMIT: must be at least LOGIN_FAILURE_LIMIT (it counts every address together)');
   }
+  problems.push(...signingKeyProblems(cleaned));
   if (cleaned.REDIS_KEY_PREFIX === '') problems.push('REDIS_KEY_PREFIX: must not be empty');
   if (cleaned.TENANT_WALL_KEY === '') problems.push('TENANT_WALL_KEY: must not be empty');
   if (cleaned.TENANT_WALL_KEY_PREVIOUS !== undefined && cleaned.TENANT_WALL_KEY_PREVIOUS === (cleaned.TENANT_WALL_KEY ?? DEVELOPMENT_TENANT_WALL_KEY)) {
@@ -336,7 +351,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     migrationDatabaseUrl: cleaned.MIGRATION_DATABASE_URL,
     pgliteDir: cleaned.PGLITE_DIR,
     jwtSecret: cleaned.JWT_SECRET,
-    jwtSecretPrevious: cleaned.JWT_SECRET_PREVIOUS,
+    jwtSecretKeyId: cleaned.JWT_SECRET_KEY_ID || undefined,
+    jwtSecretNext: cleaned.JWT_SECRET_NEXT || undefined,
+    jwtSecretNextKeyId: cleaned.JWT_SECRET_NEXT_KEY_ID || undefined,
+    jwtSecretPrevious: cleaned.JWT_SECRET_PREVIOUS || undefined,
+    jwtSecretPreviousKeyId: cleaned.JWT_SECRET_PREVIOUS_KEY_ID || undefined,
     tenantWallKey: cleaned.TENANT_WALL_KEY ?? DEVELOPMENT_TENANT_WALL_KEY,
     tenantWallKeyPrevious: cleaned.TENANT_WALL_KEY_PREVIOUS,
     redisUrl: cleaned.REDIS_URL,

@@ -37,6 +37,11 @@ describe('abuse: weak secrets', () => {
     expect(error.problems.join('\n')).toMatch(/^JWT_SECRET_PREVIOUS: /m);
   });
 
+  it('weak JWT_SECRET_NEXT in production (a secret about to sign already verifies tokens): refused too (V11.2.2)', () => {
+    const error = configError({ NODE_ENV: 'production', JWT_SECRET: 's'.repeat(MIN_PRODUCTION_SECRET_BYTES), JWT_SECRET_NEXT: 'x'.repeat(31) });
+    expect(error.problems.join('\n')).toMatch(/^JWT_SECRET_NEXT: must be at least 32 bytes/m);
+  });
+
   it('the bound is bytes, not characters: exactly 32 bytes is the minimum accepted', () => {
     const wallKey = { TENANT_WALL_KEY: 'w'.repeat(MIN_PRODUCTION_SECRET_BYTES), DATABASE_URL: 'postgres://web@db/portcullis' };
     expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(MIN_PRODUCTION_SECRET_BYTES), ...wallKey }).jwtSecret).toHaveLength(32);

@@ -1,3 +1,4 @@
+import { derivedKeyId } from '../../src/adapters/crypto/jwt-signing-keys';
 import { ConfigError, loadConfig } from '../../src/bootstrap/config';
 import { DEVELOPMENT_TENANT_WALL_KEY } from '../../src/adapters/persistence/kysely/driver/tenant-walls';
 
@@ -268,6 +269,62 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ PASSWORD_POLICY: 'lax' })).toThrow(/PASSWORD_POLICY: must be default or strict \(not "lax"\)/);
       expect(() => loadConfig({ PASSWORD_POLICY: 'STRICT' })).toThrow(/PASSWORD_POLICY: must be default or strict/);
       expect(() => loadConfig({ PASSWORD_POLICY: '' })).toThrow(/PASSWORD_POLICY/);
+    });
+  });
+
+  /** OWASP ASVS 5.0 V11.2.2: the signing keys, each with an id, checked together before the service starts. */
+  describe('signing keys (V11.2.2)', () => {
+    const a = 'a'.repeat(32);
+    const b = 'b'.repeat(32);
+    const c = 'c'.repeat(32);
+    const problemsOf = (env: NodeJS.ProcessEnv): string[] => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        if (error instanceof ConfigError) return error.problems;
+        throw error;
+      }
+      return [];
+    };
+
+    it('reads each secret with its id; ids left unset stay unset (derived from the secret when the keys are made)', () => {
+      expect(loadConfig({ JWT_SECRET: a, JWT_SECRET_NEXT: b, JWT_SECRET_PREVIOUS: c })).toMatchObject({
+        jwtSecret: a, jwtSecretKeyId: undefined, jwtSecretNext: b, jwtSecretNextKeyId: undefined, jwtSecretPrevious: c, jwtSecretPreviousKeyId: undefined,
+      });
+      expect(loadConfig({
+        JWT_SECRET: a, JWT_SECRET_KEY_ID: '2026-11', JWT_SECRET_NEXT: b, JWT_SECRET_NEXT_KEY_ID: '2027-01',
+        JWT_SECRET_PREVIOUS: c, JWT_SECRET_PREVIOUS_KEY_ID: 'k_2026.09',
+      })).toMatchObject({ jwtSecretKeyId: '2026-11', jwtSecretNextKeyId: '2027-01', jwtSecretPreviousKeyId: 'k_2026.09' });
+      // An empty variable is an unset one, as JWT_SECRET_PREVIOUS always was.
+      expect(loadConfig({ JWT_SECRET: a, JWT_SECRET_NEXT: '', JWT_SECRET_PREVIOUS: '' })).toMatchObject({ jwtSecretNext: undefined, jwtSecretPrevious: undefined });
+    });
+
+    it('refuses two variables holding the same secret, naming the later one', () => {
+      expect(problemsOf({ JWT_SECRET: a, JWT_SECRET_NEXT: a })).toContain('JWT_SECRET_NEXT: must differ from JWT_SECRET');
+      expect(problemsOf({ JWT_SECRET: a, JWT_SECRET_PREVIOUS: a })).toContain('JWT_SECRET_PREVIOUS: must differ from JWT_SECRET');
+      expect(problemsOf({ JWT_SECRET: a, JWT_SECRET_NEXT: b, JWT_SECRET_PREVIOUS: b })).toContain('JWT_SECRET_PREVIOUS: must differ from JWT_SECRET_NEXT');
+    });
+
+    it('refuses two secrets with one id, given or derived', () => {
+      expect(problemsOf({ JWT_SECRET: a, JWT_SECRET_KEY_ID: 'k1', JWT_SECRET_NEXT: b, JWT_SECRET_NEXT_KEY_ID: 'k1' }))
+        .toContain('JWT_SECRET_NEXT_KEY_ID: must differ from JWT_SECRET_KEY_ID (both are "k1")');
+      const derived = derivedKeyId(a);
+      expect(problemsOf({ JWT_SECRET: a, JWT_SECRET_PREVIOUS: b, JWT_SECRET_PREVIOUS_KEY_ID: derived }))
+        .toContain(`JWT_SECRET_PREVIOUS_KEY_ID: must differ from JWT_SECRET_KEY_ID (both are "${derived}")`);
+    });
+
+    it('refuses an id without its secret, and an id that would not sit plainly in a header', () => {
+      expect(problemsOf({ JWT_SECRET: a, JWT_SECRET_NEXT_KEY_ID: 'k2' })).toContain('JWT_SECRET_NEXT_KEY_ID: needs JWT_SECRET_NEXT (it names that secret)');
+      expect(problemsOf({ JWT_SECRET_KEY_ID: 'k1' })).toContain('JWT_SECRET_KEY_ID: needs JWT_SECRET (it names that secret)');
+      for (const id of ['with space', 'k"1', 'é', 'k'.repeat(65)]) {
+        expect(problemsOf({ JWT_SECRET: a, JWT_SECRET_KEY_ID: id })).toContain('JWT_SECRET_KEY_ID: must be 1 to 64 letters, digits, dots, hyphens or underscores');
+      }
+    });
+
+    it('in production, JWT_SECRET_NEXT must be as strong as JWT_SECRET', () => {
+      const production = { NODE_ENV: 'production', JWT_SECRET: a, TENANT_WALL_KEY: 'w'.repeat(32), DATABASE_URL: 'postgres://web@db/x' };
+      expect(problemsOf({ ...production, JWT_SECRET_NEXT: 'short' })).toContain('JWT_SECRET_NEXT: must be at least 32 bytes in production');
+      expect(loadConfig({ ...production, JWT_SECRET_NEXT: b, JWT_SECRET_PREVIOUS: c }).jwtSecretNext).toBe(b);
     });
   });
 });

@@ -2,6 +2,7 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { LRUCache } from 'lru-cache';
 import type { TokenClaims, TokenService } from '../../application/ports/token-service';
+import type { JwtKeySet, JwtSigningKey } from './jwt-signing-keys';
 
 const ALGORITHM = 'HS256';
 const LIFETIME = '24h';
@@ -40,38 +41,79 @@ function isClaims(payload: unknown): payload is TokenClaims & { exp: number; iat
     && typeof p.role === 'string' && typeof p.exp === 'number' && version;
 }
 
-function secretKey(secret: string): KeyObject {
-  return createSecretKey(Buffer.from(secret, 'utf8'));
+interface HeldKey {
+  readonly id: string;
+  readonly key: KeyObject;
+}
+
+function held(key: JwtSigningKey): HeldKey {
+  return { id: key.id, key: createSecretKey(Buffer.from(key.secret, 'utf8')) };
+}
+
+/**
+ * The `kid` of a token's JOSE header: undefined when it names none (tokens of the contract, and
+ * every token issued before tokens carried one); null when the header is unreadable or the kid is
+ * not a string, a token no key can verify.
+ */
+function headerKeyId(token: string): string | undefined | null {
+  const dot = token.indexOf('.');
+  if (dot <= 0) return null;
+  let header: unknown;
+  try {
+    header = JSON.parse(Buffer.from(token.slice(0, dot), 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (typeof header !== 'object' || header === null) return null;
+  const kid = (header as Record<string, unknown>).kid;
+  if (kid === undefined) return undefined;
+  return typeof kid === 'string' ? kid : null;
 }
 
 /**
  * HS256 bearer tokens. Secrets are held as KeyObjects: given a plain string, jsonwebtoken first
  * tries to parse it as a PEM public key on every call, which costs far more than the HMAC itself
  * (docs/benchmarks.md, "Figures behind choices in the code").
- * A previous secret, while one is being rotated out, verifies tokens but never signs them.
+ *
+ * Keys rotate (jwt-signing-keys.ts): tokens are signed with the signing key and name it in their
+ * header's `kid`; a token naming a kid is checked against that key alone, and one naming a kid this
+ * instance does not hold is refused. A token naming none is checked against every key held, as
+ * tokens were before they carried one. The next and previous keys verify but never sign.
  *
  * A client sends the same token on every request for a day, so each token's signature is checked
  * (HMAC, base64 and JSON decoding) once, and its claims are kept in a bounded LRU keyed by the
  * whole token: only a token this service signed can get in, and a hit is refused once past its
  * expiry exactly as jsonwebtoken would refuse it. This caches the signature check only; whether the
  * token's user still stands (removed, role or password changed) is decided by Authenticate on every
- * request, after this.
+ * request, after this. The keys are fixed for the life of the instance and the memory with it, so a
+ * token is remembered only after a key this instance holds has verified it: an instance started
+ * without a retired key remembers nothing that key signed.
  */
 export class JwtTokenService implements TokenService {
   readonly expiresIn = LIFETIME;
-  private readonly key: KeyObject;
-  private readonly verificationKeys: readonly KeyObject[];
+  /** The ids this instance signs with and verifies with (for the log at start; ids are not secret). */
+  readonly keyIds: { readonly signing: string; readonly verifying: readonly string[] };
+  private readonly signing: HeldKey;
+  /** Signing first: most tokens without a kid were signed with it. */
+  private readonly verificationKeys: readonly HeldKey[];
+  private readonly byId: ReadonlyMap<string, HeldKey>;
   private readonly verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_TOKENS });
 
-  constructor(secret: string, previousSecret?: string) {
-    this.key = secretKey(secret);
-    this.verificationKeys = previousSecret ? [this.key, secretKey(previousSecret)] : [this.key];
+  constructor(keys: JwtKeySet) {
+    const all = [keys.signing, keys.next, keys.previous].filter((key): key is JwtSigningKey => key !== undefined);
+    // The configuration refuses these; a second guard, since either would make a kid ambiguous.
+    if (new Set(all.map((key) => key.id)).size !== all.length) throw new Error('JWT signing keys must have distinct ids');
+    if (new Set(all.map((key) => key.secret)).size !== all.length) throw new Error('JWT signing keys must have distinct secrets');
+    this.verificationKeys = all.map(held);
+    this.signing = this.verificationKeys[0]!;
+    this.byId = new Map(this.verificationKeys.map((key) => [key.id, key]));
+    this.keyIds = { signing: this.signing.id, verifying: all.map((key) => key.id) };
   }
 
   issue(claims: TokenClaims): string {
     const { tenantId, userId, email, role, authVersion } = claims;
     const payload = authVersion === undefined ? { tenantId, userId, email, role } : { tenantId, userId, email, role, authVersion };
-    return jwt.sign(payload, this.key, { algorithm: ALGORITHM, expiresIn: LIFETIME });
+    return jwt.sign(payload, this.signing.key, { algorithm: ALGORITHM, expiresIn: LIFETIME, keyid: this.signing.id });
   }
 
   verify(token: string): TokenClaims | null {
@@ -82,9 +124,17 @@ export class JwtTokenService implements TokenService {
       this.verified.delete(token);
       return null;
     }
-    for (const key of this.verificationKeys) {
+    const kid = headerKeyId(token);
+    if (kid === null) return null;
+    let keys = this.verificationKeys;
+    if (kid !== undefined) {
+      const named = this.byId.get(kid);
+      if (named === undefined) return null; // a key this instance does not hold: never, or no longer
+      keys = [named];
+    }
+    for (const { key } of keys) {
       const payload = verifiedPayload(token, key);
-      if (payload === undefined) continue; // bad signature for this key: try the previous one
+      if (payload === undefined) continue; // bad signature for this key: try the next one
       if (!isClaims(payload)) return null; // a signed token without our claims, or without expiry
       // Checked once per token (a cached token is not checked again): never on the hot path.
       if (outlivesOurLifetime(payload, Math.floor(Date.now() / 1000))) return null;
