@@ -36,6 +36,7 @@ describeIfBrowser('console: an invitation by e-mail through the development mail
     await session.service.deliverMail();
     await mailbox.reload();
     const copies = mailbox.getByRole('article', { name: `${subject}, to ${invited}` });
+    await copies.nth(1).waitFor(); // the page reads the mailbox after it loads
     await expect(copies.count()).resolves.toBe(2);
     await expect(copies.nth(0).getByRole('link', { name: /\/console\/join\?token=/ }).getAttribute('href')).resolves.toBe(href);
 

@@ -9,6 +9,7 @@ import { CONSOLE_DIST } from '../../src/adapters/http/console/console-files';
 import type { HttpConfig } from '../../src/adapters/http/app';
 import type { PortcullisModule } from '../../src/bootstrap/modules/portcullis-module';
 import { databaseApp, type DatabaseApp } from './database-app';
+import { createFreshDatabase } from './fresh-postgres-database';
 import { buildTestApp } from './http-app';
 import { freePort } from './service-process';
 
@@ -89,10 +90,17 @@ async function listen(
  */
 export async function startService(modules: readonly PortcullisModule[] = []): Promise<ConsoleService> {
   const url = process.env['DATABASE_URL'];
+  // A database of its own: a delivery worker claims every due message of its database, so on a
+  // shared one it would take (and its mailbox hold) other test files' messages, and they its own.
+  const fresh = url ? await createFreshDatabase(url) : undefined;
   // E-mailed links point at this service itself, so a test can follow one as a person would.
   const port = await freePort();
-  const service: DatabaseApp = await databaseApp(url ? { postgres: url } : 'pglite', { modules, publicUrl: `http://127.0.0.1:${port}` });
-  return listen(service.app, () => service.close(), () => service.deliverMail(), port);
+  const service: DatabaseApp = await databaseApp(fresh ? { postgres: fresh.url } : 'pglite', { modules, publicUrl: `http://127.0.0.1:${port}` });
+  const close = async (): Promise<void> => {
+    await service.close();
+    await fresh?.drop();
+  };
+  return listen(service.app, close, () => service.deliverMail(), port);
 }
 
 /**
