@@ -13,9 +13,8 @@ export const DEVICE_PROOF_COOKIE = 'pc_device';
  */
 export function deviceProofOf(headers: IncomingHttpHeaders): string | undefined {
   const header = headers[DEVICE_PROOF_HEADER.toLowerCase()];
-  const fromHeader = Array.isArray(header) ? header[0] : header;
-  if (fromHeader) return fromHeader.trim();
-  return cookieValue(headers.cookie, DEVICE_PROOF_COOKIE);
+  const fromHeader = (Array.isArray(header) ? header[0] : header)?.trim();
+  return fromHeader || cookieValue(headers.cookie, DEVICE_PROOF_COOKIE);
 }
 
 /**
@@ -37,8 +36,9 @@ export function cookieValue(header: string | undefined, name: string): string | 
 /**
  * The proof handed back after a sign-in: in the header for API clients, and in a cookie for the
  * console (same origin). HttpOnly so a script injected in a page cannot read it; SameSite=Strict
- * and scoped to `cookiePath` (the sign-in paths' base) so it travels nowhere else; Secure whenever the client came over
- * https, so it is never sent back in the clear. The proof's value is base64url and dots: nothing to escape.
+ * and scoped to `cookiePath` (the sign-in paths' base) so it travels nowhere else; Secure whenever
+ * the client came over https, so it is never sent back in the clear. The proof's value is base64url
+ * and dots: nothing to escape.
  */
 export function deviceProofHeaders(proof: DeviceProof, secure: boolean, cookiePath: string): Record<string, string> {
   const attributes = [`Path=${cookiePath}`, `Expires=${proof.expiresAt.toUTCString()}`, 'HttpOnly', 'SameSite=Strict'];
