@@ -16,6 +16,7 @@ import type { UseCases } from '../application/use-cases';
 import { BatchedApiKeyUsage } from '../adapters/cache/batched-api-key-usage';
 import { type JwtKeySet, jwtKey } from '../adapters/crypto/jwt-signing-keys';
 import { JwtTokenService } from '../adapters/crypto/jwt-token-service';
+import { HmacDeviceProofs } from '../adapters/crypto/hmac-device-proofs';
 import { NodeSecrets } from '../adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../adapters/crypto/random-uuid-generator';
 import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher';
@@ -171,7 +172,8 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       ?? new BatchedApiKeyUsage(storage.storage.repos.apiKeys, clock, failed('api key usage'), config.apiKeyUsage);
     if (keyUsage instanceof BatchedApiKeyUsage) closeables.add('api key usage', () => keyUsage.close());
 
-    const tokens = new JwtTokenService(signingKeysOf(config, logger));
+    const signingKeys = signingKeysOf(config, logger);
+    const tokens = new JwtTokenService(signingKeys);
     logger?.info({ signingKeyId: tokens.keyIds.signing, verifyingKeyIds: tokens.keyIds.verifying }, 'token signing keys');
     const useCases = await buildUseCases(storage.storage, {
       hasher: parts.hasher ?? new ScryptPasswordHasher(),
@@ -180,6 +182,8 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       secrets,
       clock,
       loginThrottle: parts.loginThrottle ?? loginThrottleOf(config, redis, clock),
+      // Signed with a key of their own derived from the signing secrets, so they rotate with them.
+      deviceProofs: HmacDeviceProofs.fromKeySet(signingKeys, clock),
       credentials: feed.credentials,
       keyUsage,
       credentialChanges: feed.changes,

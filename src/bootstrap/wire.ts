@@ -20,6 +20,7 @@ import type { Clock } from '../application/ports/clock';
 import type { CredentialChangeFeed } from '../application/ports/credential-change-feed';
 import type { CredentialStates } from '../application/ports/credential-states';
 import type { IdGenerator } from '../application/ports/ids';
+import type { DeviceProofs } from '../application/ports/device-proofs';
 import type { LoginThrottle } from '../application/ports/login-throttle';
 import type { PasswordHasher } from '../application/ports/password-hasher';
 import type { Secrets } from '../application/ports/secrets';
@@ -54,6 +55,8 @@ export interface Services {
   readonly clock: Clock;
   /** Failed logins per account: Redis when REDIS_URL is set (instances share the counts), else in process. */
   readonly loginThrottle: LoginThrottle;
+  /** Proofs of devices that signed in before, which the login throttle counts apart. */
+  readonly deviceProofs: DeviceProofs;
   /** The instance's view of members and keys for authentication, kept current by its credential feed (change-feed.ts). */
   readonly credentials: CredentialStates;
   /** The changes the instance applies, for verifying services' change streams and the trusted service keys. */
@@ -106,7 +109,7 @@ function afterRandomDelay(work: () => void): { cancel(): void } {
  */
 export async function buildUseCases(storage: Storage, services: Services, policy: Policy): Promise<UseCases> {
   const { repos, unitOfWork } = storage;
-  const { hasher, tokens, ids, secrets, clock, loginThrottle, credentials, credentialChanges, keyUsage, serviceKeys } = services;
+  const { hasher, tokens, ids, secrets, clock, loginThrottle, deviceProofs, credentials, credentialChanges, keyUsage, serviceKeys } = services;
   const positions = services.changePositions;
   // The one place this instance forgets what it changed: right after each unit of work commits.
   storage.afterCommit((changes) => {
@@ -129,10 +132,12 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   const passwords = new NewPasswordCheck({ policy: policy.passwordPolicy ?? 'default', commonPasswords: services.commonPasswords });
   return {
     signup: new Signup({
-      repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, passwords, verification,
+      repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, passwords, verification, deviceProofs,
       inviteRequiresEmailMatch: policy.inviteRequireEmailMatch,
     }),
-    login: new Login({ users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, dummyHash, auditEvents, trail }),
+    login: new Login({
+      users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, deviceProofs, dummyHash, auditEvents, trail,
+    }),
     authenticate,
     createApiKey: new CreateApiKey({ unitOfWork, trail, ids, secrets, clock, postbox }),
     listApiKeys: new ListApiKeys({ apiKeys: repos.apiKeys }),

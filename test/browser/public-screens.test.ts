@@ -85,6 +85,28 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
     await expect(page.getByText(`${owner.email} · owner`).isVisible()).resolves.toBe(true);
   });
 
+  it('keeps the device proof of a sign-in in a cookie scripts cannot read, and sends it back with the next sign-in (V6.3.1)', async () => {
+    const owner = await signupOwner(session.service.app);
+    const page = await open('/console/login');
+    await page.getByLabel('E-mail').fill(owner.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+    const [cookie] = (await page.context().cookies()).filter((c) => c.name === 'pc_device');
+    expect(cookie).toMatchObject({ path: '/api/v1/auth', httpOnly: true, sameSite: 'Strict' });
+    await expect(page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).resolves.not.toContain('pc_device');
+
+    await page.goto(`${session.service.origin}/console/login`);
+    await page.getByLabel('E-mail').fill(owner.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    const [again] = await Promise.all([
+      page.waitForRequest((req) => req.url().endsWith('/api/v1/auth/login')),
+      page.getByRole('button', { name: 'Log in' }).click(),
+    ]);
+    expect((await again.allHeaders())['cookie']).toContain(`pc_device=${cookie!.value}`);
+    await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+  });
+
   it('joins from an invitation link with its token filled in, then names the organisation and role, as a member who sees only Account', async () => {
     const owner = await signupOwner(session.service.app, 'Difference Engines');
     const invite = await createInvite(session.service.app, owner, { role: 'member' });

@@ -52,7 +52,7 @@ describe('CORS', () => {
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe(TEST_CORS_ORIGIN);
     expect(res.headers['access-control-allow-methods']).toBe('GET,POST,PATCH,DELETE,OPTIONS');
-    expect(res.headers['access-control-allow-headers']).toBe('Content-Type,Authorization,x-api-key');
+    expect(res.headers['access-control-allow-headers']).toBe('Content-Type,Authorization,x-api-key,X-Device-Proof');
     expect(res.headers['vary']).toMatch(/\bOrigin\b/);
   });
 
@@ -64,10 +64,10 @@ describe('CORS', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('lets a browser read the rate-limit headers', async () => {
+  it('lets a browser read the rate-limit headers, and the device proof a sign-in hands back', async () => {
     const { app } = await buildTestApp();
     const res = await request(app).post(`${AUTH}/login`).set('Origin', TEST_CORS_ORIGIN).send({});
-    expect(res.headers['access-control-expose-headers']).toBe('RateLimit,RateLimit-Policy,Retry-After');
+    expect(res.headers['access-control-expose-headers']).toBe('RateLimit,RateLimit-Policy,Retry-After,X-Device-Proof');
   });
 
   it('uses the configured origin, not a built-in one', async () => {

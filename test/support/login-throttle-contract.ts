@@ -123,6 +123,56 @@ export function loginThrottleContract(backend: () => ThrottleBackend): void {
     expect((await throttle.recordAttempt(from)).allowed).toBe(true);
   });
 
+  // ASVS 5.0 V6.3.1 (and V6.1.1: no malicious lockout): a device that signed in before keeps its own allowance.
+  it("gives a known device its own allowance: failures from every address, up to the ceiling, do not lock it out", async () => {
+    const throttle = backend().make({ limit: 2, accountLimit: 3, windowSeconds: 60 });
+    const key = accountKey();
+    const device = { accountKey: key, clientAddress: ELSEWHERE, device: 'device-a' };
+    // Spread guessing fills the ceiling over every address: any attempt without a device is refused.
+    for (const clientAddress of ['203.0.113.1', '203.0.113.2']) await attempts(throttle, { accountKey: key, clientAddress }, 2);
+    expect((await throttle.recordAttempt({ accountKey: key, clientAddress: HOME })).allowed).toBe(false);
+    // The device, from any address, is counted on its own: `limit` attempts, then refused with the seconds left.
+    expect(await attempts(throttle, device, 2)).toEqual([true, true]);
+    const refused = await throttle.recordAttempt({ ...device, clientAddress: HOME });
+    expect(refused.allowed).toBe(false);
+    if (!refused.allowed) expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(59);
+    // Another device of the same account has its own count, and another account's device with the same id too.
+    expect(await attempts(throttle, { ...device, device: 'device-b' }, 1)).toEqual([true]);
+    expect(await attempts(throttle, { accountKey: accountKey(), clientAddress: HOME, device: 'device-a' }, 1)).toEqual([true]);
+  });
+
+  it("does not charge a known device's attempts to its address or the ceiling, and its success forgets only its own failures", async () => {
+    const throttle = backend().make({ limit: 2, accountLimit: 3, windowSeconds: 60 });
+    const key = accountKey();
+    const device = { accountKey: key, clientAddress: HOME, device: 'device-a' };
+    await attempts(throttle, device, 1);
+    expect(await attempts(throttle, device, 1)).toEqual([true]);
+    await throttle.recordSuccess(device);
+    expect(await attempts(throttle, device, 3)).toEqual([true, true, false]);
+    // The same address without the device, and the ceiling, saw none of it.
+    expect(await attempts(throttle, { accountKey: key, clientAddress: HOME }, 3)).toEqual([true, true, false]);
+    expect(await attempts(throttle, { accountKey: key, clientAddress: ELSEWHERE }, 2)).toEqual([true, false]);
+    // A device's success leaves the ceiling's count of the others' failures as it was.
+    await throttle.recordSuccess({ ...device, device: 'device-b' });
+    expect(await attempts(throttle, { accountKey: key, clientAddress: '203.0.113.9' }, 1)).toEqual([false]);
+  });
+
+  it("opens a fresh window for a known device once its window has ended", async () => {
+    const { make, advanceSeconds } = backend();
+    const throttle = make({ limit: 1, accountLimit: 100, windowSeconds: 1 });
+    const device = { accountKey: accountKey(), clientAddress: HOME, device: 'device-a' };
+    expect(await attempts(throttle, device, 2)).toEqual([true, false]);
+    await advanceSeconds(1.2);
+    expect(await attempts(throttle, device, 2)).toEqual([true, false]);
+  });
+
+  it('lets exactly `limit` of a parallel burst from one known device through', async () => {
+    const throttle = backend().make({ limit: 5, accountLimit: 12, windowSeconds: 60 });
+    const key = accountKey();
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => throttle.recordAttempt({ accountKey: key, clientAddress: `198.18.1.${i}`, device: 'stolen' })));
+    expect(burst.filter((d) => d.allowed)).toHaveLength(5);
+  });
+
   it('lets exactly `limit` of a parallel burst from one address through, and exactly the ceiling of one from many', async () => {
     const throttle = backend().make({ limit: 5, accountLimit: 12, windowSeconds: 60 });
     const from = { accountKey: accountKey(), clientAddress: HOME };

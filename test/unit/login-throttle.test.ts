@@ -74,7 +74,7 @@ describe('Login, throttled per account', () => {
     await expect(login(PASSWORD)).rejects.toMatchObject({ retryAfterSeconds: 300 });
     clock.advance({ seconds: 300 });
     const result = await login(PASSWORD);
-    expect(Object.keys(result).sort()).toEqual(['expiresIn', 'token']); // nothing tells of the throttle
+    expect(Object.keys(result).sort()).toEqual(['deviceProof', 'expiresIn', 'token']); // nothing tells of the throttle
   });
 
   it('names accounts to the throttle by the SHA-256 of the normalised e-mail, never the address', async () => {
@@ -103,6 +103,25 @@ describe('Login, throttled per account', () => {
     const { login } = await setup();
     for (let i = 0; i < 5; i += 1) await expect(login(WRONG, undefined, `203.0.113.${i}`)).rejects.toBeInstanceOf(InvalidCredentials);
     await expect(login(PASSWORD, undefined, '192.0.2.10')).rejects.toMatchObject({ retryAfterSeconds: 900 });
+  });
+
+  it("counts a known device's attempts as that device's, and refreshes its proof for the same device (V6.3.1)", async () => {
+    const seen: (string | undefined)[] = [];
+    const clock = new TestClock();
+    const memory = new MemoryLoginThrottle(POLICY, clock);
+    const recording: LoginThrottle = {
+      recordAttempt: (attempt) => { seen.push(attempt.device); return memory.recordAttempt(attempt); },
+      recordSuccess: (attempt) => memory.recordSuccess(attempt),
+    };
+    const { useCases, email } = await setup({ loginThrottle: recording });
+    const first = await useCases.login.execute({ email, password: PASSWORD });
+    const other = await useCases.signup.execute({ email: uniqueEmail('other'), password: PASSWORD, tenantName: 'Acme' });
+    const again = await useCases.login.execute({ email, password: PASSWORD, deviceProof: first.deviceProof.value });
+    expect(again.deviceProof.deviceId).toBe(first.deviceProof.deviceId);
+    // Another account's proof, or nonsense, is no proof: counted as an attempt without a device.
+    await expect(useCases.login.execute({ email, password: WRONG, deviceProof: other.deviceProof.value })).rejects.toBeInstanceOf(InvalidCredentials);
+    await expect(useCases.login.execute({ email, password: WRONG, deviceProof: 'v1.x' })).rejects.toBeInstanceOf(InvalidCredentials);
+    expect(seen).toEqual([undefined, first.deviceProof.deviceId, undefined, undefined]);
   });
 
   it('refuses the login when the throttle cannot be asked, whatever the password', async () => {

@@ -74,6 +74,8 @@ export class MemoryLoginThrottle implements LoginThrottle {
   private readonly fromClient: FixedWindows;
   /** Per account, over every address. */
   private readonly overall: FixedWindows;
+  /** Per account and known device, instead of the other two. */
+  private readonly fromDevice: FixedWindows;
 
   constructor(
     private readonly policy: LoginFailurePolicy,
@@ -83,6 +85,7 @@ export class MemoryLoginThrottle implements LoginThrottle {
     const windowMs = policy.windowSeconds * 1000;
     this.fromClient = new FixedWindows(windowMs, maxTrackedAccounts);
     this.overall = new FixedWindows(windowMs, maxTrackedAccounts);
+    this.fromDevice = new FixedWindows(windowMs, maxTrackedAccounts);
   }
 
   /** Accounts with an open window: for tests and metrics. */
@@ -92,6 +95,11 @@ export class MemoryLoginThrottle implements LoginThrottle {
 
   async recordAttempt(attempt: LoginAttempt): Promise<ThrottleDecision> {
     const now = this.clock.now().getTime();
+    if (attempt.device !== undefined) {
+      const fromDevice = this.fromDevice.open(deviceKey(attempt, attempt.device), now);
+      fromDevice.count += 1;
+      return fromDevice.count > this.policy.limit ? refused(fromDevice, now) : { allowed: true };
+    }
     const fromClient = this.fromClient.open(pairKey(attempt), now);
     fromClient.count += 1;
     if (fromClient.count > this.policy.limit) return refused(fromClient, now);
@@ -102,6 +110,10 @@ export class MemoryLoginThrottle implements LoginThrottle {
   }
 
   async recordSuccess(attempt: LoginAttempt): Promise<void> {
+    if (attempt.device !== undefined) {
+      this.fromDevice.delete(deviceKey(attempt, attempt.device));
+      return;
+    }
     const now = this.clock.now().getTime();
     this.fromClient.delete(pairKey(attempt));
     const overall = this.overall.find(attempt.accountKey, now);
@@ -111,6 +123,10 @@ export class MemoryLoginThrottle implements LoginThrottle {
 
 function pairKey(attempt: LoginAttempt): string {
   return `${attempt.accountKey}:${throttleClient(attempt.clientAddress)}`;
+}
+
+function deviceKey(attempt: LoginAttempt, device: string): string {
+  return `${attempt.accountKey}:device:${device}`;
 }
 
 function refused(window: Window, now: number): ThrottleDecision {

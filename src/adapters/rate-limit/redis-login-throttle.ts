@@ -28,6 +28,20 @@ local overall, overallTtl = count(KEYS[2])
 if overall > tonumber(ARGV[3]) then return { 0, overallTtl } end
 return { 1, 0 }`;
 
+/**
+ * A known device's attempt: counted for the account from that device (KEYS[1]) alone, in the same
+ * fixed window; the same answers as RECORD_ATTEMPT.
+ */
+const RECORD_DEVICE_ATTEMPT = `
+local n = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+if n > tonumber(ARGV[2]) then return { 0, ttl } end
+return { 1, 0 }`;
+
 /** A success: this client's failures are forgotten, and the attempt is taken back from the overall count. */
 const RECORD_SUCCESS = `
 redis.call('DEL', KEYS[1])
@@ -39,7 +53,7 @@ export interface RedisLoginThrottleOptions extends LoginFailurePolicy {
   /**
    * Prepended to every key, e.g. `portcullis:`; the throttle adds `login-failures:{<account key>}`
    * (the braces keep an account's two keys in one Redis Cluster slot, as one script needs), and
-   * `:<client>` for the count from one client.
+   * `:<client>` for the count from one client, `:device:<id>` for a known device's.
    */
   readonly keyPrefix: string;
 }
@@ -71,7 +85,9 @@ export class RedisLoginThrottle implements LoginThrottle {
     try {
       // EVAL rather than EVALSHA: Redis caches the compiled script either way, and there is no
       // NOSCRIPT to recover from after a Redis restart or SCRIPT FLUSH.
-      reply = await this.client.eval(RECORD_ATTEMPT, 2, ...this.keys(attempt), this.windowMs, this.limits.limit, this.limits.accountLimit);
+      reply = attempt.device === undefined
+        ? await this.client.eval(RECORD_ATTEMPT, 2, ...this.keys(attempt), this.windowMs, this.limits.limit, this.limits.accountLimit)
+        : await this.client.eval(RECORD_DEVICE_ATTEMPT, 1, this.deviceKey(attempt, attempt.device), this.windowMs, this.limits.limit);
     } catch (error) {
       throw new LoginThrottleUnavailable(error);
     }
@@ -85,14 +101,23 @@ export class RedisLoginThrottle implements LoginThrottle {
 
   async recordSuccess(attempt: LoginAttempt): Promise<void> {
     try {
-      await this.client.eval(RECORD_SUCCESS, 2, ...this.keys(attempt));
+      if (attempt.device === undefined) await this.client.eval(RECORD_SUCCESS, 2, ...this.keys(attempt));
+      else await this.client.del(this.deviceKey(attempt, attempt.device));
     } catch (error) {
       throw new LoginThrottleUnavailable(error);
     }
   }
 
   private keys(attempt: LoginAttempt): [fromClient: string, overall: string] {
-    const overall = `${this.options.keyPrefix}login-failures:{${attempt.accountKey}}`;
+    const overall = this.overallKey(attempt);
     return [`${overall}:${throttleClient(attempt.clientAddress)}`, overall];
+  }
+
+  private deviceKey(attempt: LoginAttempt, device: string): string {
+    return `${this.overallKey(attempt)}:device:${device}`;
+  }
+
+  private overallKey(attempt: LoginAttempt): string {
+    return `${this.options.keyPrefix}login-failures:{${attempt.accountKey}}`;
   }
 }

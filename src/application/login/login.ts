@@ -2,7 +2,8 @@ import { InvalidCredentials, TooManyFailedLogins } from '../../domain/errors';
 import { normalizeEmail } from '../../domain/email';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import type { AuditEventRepository } from '../ports/audit-events';
-import type { LoginThrottle } from '../ports/login-throttle';
+import type { DeviceProof, DeviceProofs } from '../ports/device-proofs';
+import type { LoginAttempt, LoginThrottle } from '../ports/login-throttle';
 import type { PasswordHasher } from '../ports/password-hasher';
 import type { UserRepository } from '../ports/repositories';
 import type { Secrets } from '../ports/secrets';
@@ -12,11 +13,15 @@ import type { User } from '../../domain/user';
 export interface LoginInput {
   readonly email: string;
   readonly password: string;
+  /** The device proof the client was given at an earlier sign-in, if it sent one back. */
+  readonly deviceProof?: string | undefined;
 }
 
 export interface LoginResult {
   readonly token: string;
   readonly expiresIn: string;
+  /** The client's proof of this device for later sign-ins: refreshed for the same device when it sent a valid one. */
+  readonly deviceProof: DeviceProof;
 }
 
 export interface LoginDeps {
@@ -27,6 +32,8 @@ export interface LoginDeps {
   readonly secrets: Secrets;
   /** Failed attempts per account and client address, and per account across every address. */
   readonly throttle: LoginThrottle;
+  /** Which devices have signed in to an account before: each has an allowance of its own in the throttle. */
+  readonly deviceProofs: DeviceProofs;
   /**
    * A hash of a throwaway password, made at start: an unknown e-mail is verified against it so that
    * it costs as much time as a known one and the answer's timing does not tell which e-mails exist.
@@ -44,11 +51,19 @@ export class Login {
    * throttled account is refused whatever the password (a right guess during the throttle is not
    * revealed) and the same for known and unknown e-mails (it does not reveal which accounts exist).
    * Only a success takes its attempt back, so what stays counted is failures.
+   *
+   * A valid device proof for this account moves the attempt to that device's own count (ASVS 5.0
+   * V6.3.1): guessing from elsewhere cannot lock out a device that signed in before, and the device
+   * still gets no more guesses than one address does. An invalid, expired or other account's proof
+   * is ignored: the attempt is counted as one without a proof. Checking it reads nothing stored, so
+   * it tells nothing of whether the account exists.
    */
   async execute(input: LoginInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<LoginResult> {
     const { users, hasher, tokens, secrets, throttle, dummyHash } = this.deps;
     const email = normalizeEmail(input.email);
-    const attempt = { accountKey: secrets.sha256Hex(email), clientAddress: origin.clientAddress };
+    const accountKey = secrets.sha256Hex(email);
+    const device = input.deviceProof === undefined ? null : this.deps.deviceProofs.verify(input.deviceProof, accountKey);
+    const attempt: LoginAttempt = { accountKey, clientAddress: origin.clientAddress, ...(device === null ? {} : { device }) };
     const decision = await throttle.recordAttempt(attempt);
     if (!decision.allowed) {
       await this.recordFailure(origin, await users.findByEmail(email), 'throttled');
@@ -76,7 +91,7 @@ export class Login {
     const token = tokens.issue({
       tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion,
     });
-    return { token, expiresIn: tokens.expiresIn };
+    return { token, expiresIn: tokens.expiresIn, deviceProof: this.deps.deviceProofs.issue(accountKey, device ?? undefined) };
   }
 
   /**

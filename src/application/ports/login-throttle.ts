@@ -1,7 +1,8 @@
 /**
  * How many failed logins are allowed, and in what window (LOGIN_FAILURE_* settings). Two counts,
  * both per account: one per client address, so that an attacker elsewhere cannot lock the account's
- * owner out, and a higher one over every address, against guesses spread over many addresses.
+ * owner out, and a higher one over every address, against guesses spread over many addresses. A
+ * known device has a count of its own, with `limit`, instead of both.
  */
 export interface LoginFailurePolicy {
   /** Attempts per account from one client address (an IPv6 client: its /56) within the window. */
@@ -22,6 +23,12 @@ export interface LoginAttempt {
   readonly accountKey: string;
   /** The client's address as the driving adapter saw it; undefined counts as one unknown address. */
   readonly clientAddress: string | undefined;
+  /**
+   * The id of a known device (its proof verified for this account, DeviceProofs): the attempt is
+   * counted against that device's own allowance (`limit` per window) and not against the address's
+   * nor the account-wide counts, so failures from elsewhere never lock the device out.
+   */
+  readonly device?: string | undefined;
 }
 
 /**
@@ -49,7 +56,8 @@ export interface LoginThrottle {
   recordAttempt(attempt: LoginAttempt): Promise<ThrottleDecision>;
   /**
    * After a successful login: forgets the failures of this account from this address, and takes
-   * this attempt back from the count over every address (failures from elsewhere stay counted).
+   * this attempt back from the count over every address (failures from elsewhere stay counted); for
+   * a known device's attempt, forgets that device's failures only.
    * An attempt with no count is not an error. Throws LoginThrottleUnavailable when the counters
    * cannot be reached.
    */

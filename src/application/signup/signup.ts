@@ -8,6 +8,7 @@ import { makeSlug, SLUG_SUFFIX_HEX_LENGTH } from '../../domain/slug';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import type { NewPasswordCheck } from '../passwords/new-password-check';
 import type { Clock } from '../ports/clock';
+import type { DeviceProof, DeviceProofs } from '../ports/device-proofs';
 import type { IdGenerator } from '../ports/ids';
 import type { PasswordHasher } from '../ports/password-hasher';
 import type { Repositories } from '../ports/repositories';
@@ -27,6 +28,8 @@ export interface SignupResult {
   readonly token: string;
   readonly tenantId: string;
   readonly expiresIn: string;
+  /** The new member's first device: known to the login throttle from now on (login.ts). */
+  readonly deviceProof: DeviceProof;
 }
 
 interface Joined {
@@ -50,6 +53,7 @@ export interface SignupDeps {
   readonly passwords: NewPasswordCheck;
   /** The verification link every new member is sent (postbox, tokens and their lifetime). */
   readonly verification: VerificationLinkDeps;
+  readonly deviceProofs: DeviceProofs;
   /**
    * When true, an invite is accepted only by a signup with the address it was sent to; otherwise
    * (the contract's rule) by any address holding its token.
@@ -97,7 +101,8 @@ export class Signup {
     });
 
     const token = tokens.issue({ tenantId: joined.tenantId, userId, email, role: joined.role, authVersion: INITIAL_AUTH_VERSION });
-    return { token, tenantId: joined.tenantId, expiresIn: tokens.expiresIn };
+    const deviceProof = this.deps.deviceProofs.issue(this.deps.secrets.sha256Hex(email));
+    return { token, tenantId: joined.tenantId, expiresIn: tokens.expiresIn, deviceProof };
   }
 
   /**

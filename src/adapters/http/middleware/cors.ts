@@ -2,7 +2,8 @@ import cors from 'cors';
 import type { NodeHandler } from '../fast-path/node-handler';
 
 // Not safelisted for scripts otherwise: a browser client needs them to back off after a 429.
-const EXPOSED_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Retry-After'];
+// X-Device-Proof: a browser client on another origin keeps the proof it is given and sends it back.
+const EXPOSED_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Device-Proof'];
 
 /**
  * Given a plain string, the cors package sends that origin to every caller; given a list, it echoes
@@ -15,7 +16,7 @@ export function corsPolicy(allowedOrigin: string): NodeHandler {
   return cors({
     origin: [allowedOrigin],
     methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Authorization', 'x-api-key'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'x-api-key', 'X-Device-Proof'],
     exposedHeaders: EXPOSED_HEADERS,
     // Every authenticated call carries a non-simple header, hence a preflight; cache it for a while.
     maxAge: 600,

@@ -11,6 +11,7 @@ import { InviteBody } from '../body/dto/invite-body';
 import { LoginBody } from '../body/dto/login-body';
 import { SignupBody } from '../body/dto/signup-body';
 import { ForgotPasswordBody, ResetPasswordBody } from '../body/dto/password-reset-bodies';
+import { deviceProofHeaders, deviceProofOf } from './device-proof-transport';
 import { json, route, type Route } from './route';
 
 /** Every identity path starts here (the contract's `/api/v1/auth`). */
@@ -59,18 +60,18 @@ export function identityRoutes(useCases: UseCases): Route[] {
   return [
     route({
       method: 'post', path: `${AUTH_BASE}/login`, group: 'public', limit: 'login', body: LoginBody,
-      handle: async ({ body, origin }) => {
-        const result = await useCases.login.execute({ email: body.email, password: body.password }, origin);
-        return json(200, { token: result.token, expires_in: result.expiresIn });
+      handle: async ({ body, origin, headers, secure }) => {
+        const result = await useCases.login.execute({ email: body.email, password: body.password, deviceProof: deviceProofOf(headers) }, origin);
+        return json(200, { token: result.token, expires_in: result.expiresIn }, deviceProofHeaders(result.deviceProof, secure, AUTH_BASE));
       },
     }),
     route({
       method: 'post', path: `${AUTH_BASE}/signup`, group: 'public', limit: 'signup', body: SignupBody,
-      handle: async ({ body, origin }) => {
+      handle: async ({ body, origin, secure }) => {
         const result = await useCases.signup.execute({
           email: body.email, password: body.password, tenantName: body.tenant_name, inviteToken: body.invite_token,
         }, origin);
-        return json(201, { token: result.token, tenant_id: result.tenantId, expires_in: result.expiresIn });
+        return json(201, { token: result.token, tenant_id: result.tenantId, expires_in: result.expiresIn }, deviceProofHeaders(result.deviceProof, secure, AUTH_BASE));
       },
     }),
     route({

@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import type { Express } from 'express';
 import proxyAddr from 'proxy-addr';
 import { assertRoleAtLeast } from '../../../domain/role';
@@ -125,7 +126,7 @@ export class RouteTable {
       });
     }
     if (route.limit) steps.push(limiters[route.limit]);
-    steps.push(invoke(route));
+    steps.push(invoke(route, this.options.trust));
     return { route, handlers: steps, onError: group.onError };
   }
 }
@@ -147,17 +148,32 @@ function answerOf(res: NodeResponse): Answer | undefined {
 }
 
 /** Reads and validates what the route declares, calls its handler, writes its answer. */
-function invoke(route: Route): NodeHandler {
+function invoke(route: Route, trust: Trust): NodeHandler {
   return async (req, res) => {
     const body = route.body ? await validatedInstance(route.body, await readJsonBody(req, res)) : undefined;
     const query = route.query ? await validatedInstance(route.query, queryOf(req)) : undefined;
-    const answer = await route.handle(routeRequest(req, body, query));
+    const answer = await route.handle(routeRequest(req, body, query, trust));
     (res as NodeResponse & { [ANSWER]?: Answer })[ANSWER] = answer;
     write(req, res, answer);
   };
 }
 
-function routeRequest(req: NodeRequest, body: unknown, query: unknown): RouteRequest<unknown, unknown> {
+type Trust = RouteTableOptions['trust'];
+
+/**
+ * The protocol the client used, as Express's req.protocol has it (computed here for both paths, so
+ * they agree): https on a TLS socket; else, when the peer is a trusted proxy, the first
+ * X-Forwarded-Proto value; else http.
+ */
+function protocolOf(req: IncomingMessage, trust: Trust): string {
+  const direct = (req.socket as Partial<TLSSocket>).encrypted ? 'https' : 'http';
+  if (!trust(req.socket.remoteAddress ?? '', 0)) return direct;
+  const header = req.headers['x-forwarded-proto'];
+  const forwarded = (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim();
+  return forwarded || direct;
+}
+
+function routeRequest(req: NodeRequest, body: unknown, query: unknown, trust: Trust): RouteRequest<unknown, unknown> {
   const context = contextOf(req);
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.params)) params[name] = String(value);
@@ -166,6 +182,10 @@ function routeRequest(req: NodeRequest, body: unknown, query: unknown): RouteReq
     query,
     params,
     origin: originOf(req),
+    headers: req.headers,
+    get secure() {
+      return protocolOf(req, trust) === 'https';
+    },
     get principal() {
       if (!context.principal) throw new Error('No principal on this request: the route is not in the protected group');
       return context.principal;

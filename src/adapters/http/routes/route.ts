@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestOrigin } from '../../../application/audit/audit-trail';
 import type { Principal } from '../../../domain/principal';
 import type { Role } from '../../../domain/role';
@@ -39,6 +39,10 @@ export interface RouteRequest<Body = undefined, Query = undefined> {
   readonly query: Query;
   readonly params: Readonly<Record<string, string>>;
   readonly origin: RequestOrigin;
+  /** The request's headers as Node gives them (names in lower case). */
+  readonly headers: IncomingHttpHeaders;
+  /** Whether the client came over https: to this server, or to a trusted proxy that says so (TRUST_PROXY), as Express decides it. */
+  readonly secure: boolean;
   /** The authenticated caller; only a `protected` route has one (asking elsewhere is a wiring bug: a 500). */
   readonly principal: Principal;
   /** The verifying service; only a `service` route has one. */
