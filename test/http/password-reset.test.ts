@@ -3,17 +3,11 @@ import { DevelopmentMailbox } from '../../src/adapters/mail/development-mailbox'
 import { TestClock } from '../../src/testing/test-clock';
 import { buildTestApp, GENEROUS_RATE_LIMITS, type TestApp } from '../support/http-app';
 import { assembleForTest, testConfig, uniqueEmail } from '../support/test-use-cases';
+import { linkToken } from '../support/mail-links';
 
 const AUTH = '/api/v1/auth';
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a brand new passphrase';
-
-/** The token a message's link carries, as the console page reads it. */
-function linkToken(text: string, page: string): string {
-  const match = new RegExp(`/console/${page}\\?token=([0-9a-f]{64})`).exec(text);
-  if (!match) throw new Error(`no /console/${page} link in: ${text}`);
-  return match[1]!;
-}
 
 describe('password reset by e-mail (ASVS V6.4.1, V6.4.3)', () => {
   let t: TestApp;
