@@ -36,10 +36,9 @@ export class ConfirmEmailChange {
 
   async execute(rawToken: unknown, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<ConfirmEmailChangeResult> {
     const { repos, unitOfWork, tokens, emailTokens, postbox, clock, trail } = this.deps;
-    const found = await emailTokens.findUsable(repos, rawToken, 'email_change');
-    if (!found) throw new InvalidConfirmationToken();
-    const user = await repos.users.findById(found.tenantId, found.userId);
-    if (!user) throw new InvalidConfirmationToken();
+    const link = await emailTokens.openLink(repos, rawToken, 'email_change');
+    if (!link) throw new InvalidConfirmationToken();
+    const { token: found, member: user } = link;
 
     const changed = await unitOfWork.run(async (tx) => {
       const now = clock.now();

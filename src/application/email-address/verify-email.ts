@@ -24,10 +24,9 @@ export class VerifyEmail {
 
   async execute(rawToken: unknown, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<void> {
     const { repos, unitOfWork, emailTokens, clock, trail } = this.deps;
-    const found = await emailTokens.findUsable(repos, rawToken, 'email_verify');
-    if (!found) throw new InvalidVerificationToken();
-    const user = await repos.users.findById(found.tenantId, found.userId);
-    if (!user || user.email !== found.email) throw new InvalidVerificationToken();
+    const link = await emailTokens.openLink(repos, rawToken, 'email_verify');
+    if (!link) throw new InvalidVerificationToken();
+    const { token: found, member: user } = link;
 
     const verified = await unitOfWork.run(async (tx) => {
       const now = clock.now();

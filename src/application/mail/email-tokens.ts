@@ -1,4 +1,5 @@
 import { EMAIL_TOKEN_BYTES, type EmailToken, type EmailTokenPurpose, isUsable, isWellFormedEmailToken } from '../../domain/email-token';
+import type { User } from '../../domain/user';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/ids';
 import type { Repositories } from '../ports/repositories';
@@ -38,8 +39,23 @@ export class EmailTokens {
     return raw;
   }
 
+  /**
+   * The usable token a link's value names and the member it is for, as they stand now; null when
+   * either is gone. A link sent to the member's own address (a reset, a verification) also needs
+   * the member still to have that address: one sent to an address they have since left proves
+   * nothing. A new address's confirmation was sent to the address the member is moving to.
+   */
+  async openLink(repos: Repositories, raw: unknown, purpose: EmailTokenPurpose): Promise<{ token: EmailToken; member: User } | null> {
+    const token = await this.findUsable(repos, raw, purpose);
+    if (!token) return null;
+    const member = await repos.users.findById(token.tenantId, token.userId);
+    if (!member) return null;
+    if (purpose !== 'email_change' && member.email !== token.email) return null;
+    return { token, member };
+  }
+
   /** The token a link's value names, if it is of that purpose and still usable now; null otherwise (malformed ones are not looked up). */
-  async findUsable(repos: Repositories, raw: unknown, purpose: EmailTokenPurpose): Promise<EmailToken | null> {
+  private async findUsable(repos: Repositories, raw: unknown, purpose: EmailTokenPurpose): Promise<EmailToken | null> {
     if (!isWellFormedEmailToken(raw)) return null;
     const token = await repos.emailTokens.findByHash(this.deps.secrets.sha256Hex(raw));
     return token && token.purpose === purpose && isUsable(token, this.deps.clock.now()) ? token : null;

@@ -46,11 +46,9 @@ export class ResetPassword {
 
   async execute(input: ResetPasswordInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<ResetPasswordResult> {
     const { repos, unitOfWork, hasher, tokens, emailTokens, postbox, clock, trail } = this.deps;
-    const found = await emailTokens.findUsable(repos, input.token, 'password_reset');
-    if (!found) throw new InvalidResetToken();
-    const user = await repos.users.findById(found.tenantId, found.userId);
-    // A link sent to an address the member has since left proves nothing.
-    if (!user || user.email !== found.email) throw new InvalidResetToken();
+    const link = await emailTokens.openLink(repos, input.token, 'password_reset');
+    if (!link) throw new InvalidResetToken();
+    const { token: found, member: user } = link;
     const tenant = await repos.tenants.findById(user.tenantId);
     if (!tenant) throw new InvalidResetToken();
     await this.deps.passwords.check(input.password, { email: user.email, tenantName: tenant.name });
