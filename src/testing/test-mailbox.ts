@@ -1,4 +1,5 @@
 import { DevelopmentMailbox, firstLink } from '../adapters/mail/development-mailbox';
+import { normalizeEmail } from '../domain/email';
 
 /** One message the kit's Portcullis sent. */
 export interface SentMessage {
@@ -30,7 +31,7 @@ export class TestMailbox {
 
   /** Messages to one address, oldest first. */
   async to(address: string): Promise<SentMessage[]> {
-    const wanted = address.trim().toLowerCase();
+    const wanted = normalizeEmail(address);
     return (await this.messages()).filter((message) => message.to === wanted);
   }
 
