@@ -5,10 +5,16 @@
  * are), and the heap is measured after a full collection before and after each. The figures behind
  * MEMBER_ENTRY_BYTES and KEY_ENTRY_BYTES, which round them up for the tables' growth.
  *
+ * Then N bearer tokens of N members of one tenant, signed as the service signs them, are verified
+ * once each: what one remembered token costs the token service beyond its claims' characters, the
+ * figure behind TOKEN_ENTRY_BYTES.
+ *
  *   node --expose-gc --import tsx scripts/bench/cache-entry-size.ts [N, default 100000]
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { CachedCredentialStates, KEY_ENTRY_BYTES, MEMBER_ENTRY_BYTES } from '../../src/adapters/cache/cached-credential-states';
+import { jwtKey } from '../../src/adapters/crypto/jwt-signing-keys';
+import { JwtTokenService, TOKEN_ENTRY_BYTES } from '../../src/adapters/crypto/jwt-token-service';
 import type { ActiveApiKey, UserAuthState } from '../../src/application/ports/repositories';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -45,18 +51,31 @@ async function main(): Promise<void> {
     },
   }, { memoryBytes: 2 ** 40, ttlMs: 600_000 });
 
+  // Signed before measuring: the tokens are the requests' strings, not the memory's.
+  const tokens = new JwtTokenService({ signing: jwtKey('a-secret-for-measuring-the-token-memory') }, { memoryBytes: 2 ** 40 });
+  const bearers = members.map((userId, i) => fresh(tokens.issue({ tenantId, userId, email: `member-${i}-of-the-tenant@example.com`, role: 'member', authVersion: 0 })));
+
   const empty = heapUsed();
   for (const userId of members) await cache.user(fresh(tenantId), fresh(userId));
   const withMembers = heapUsed();
   for (current = 0; current < n; current++) await cache.apiKey('pcls_0000000', fresh(keys[current]!.hash));
   const withKeys = heapUsed();
+  let claimChars = 0;
+  for (const bearer of bearers) {
+    const claims = tokens.verify(bearer)!;
+    claimChars += claims.tenantId.length + claims.userId.length + claims.email.length + claims.role.length;
+  }
+  const withTokens = heapUsed();
 
   const member = (withMembers - empty) / n;
   const key = (withKeys - withMembers) / n;
   console.log(`${n} members: ${member.toFixed(0)} bytes each (counted at ${MEMBER_ENTRY_BYTES})`);
   console.log(`${n} keys of one owner: ${key.toFixed(0)} bytes each (counted at ${KEY_ENTRY_BYTES})`);
+  const token = (withTokens - withKeys) / n;
+  const chars = claimChars / n;
+  console.log(`${n} tokens: ${token.toFixed(0)} bytes each, ${(token - chars).toFixed(0)} beyond their claims' ${chars.toFixed(0)} characters (counted at ${TOKEN_ENTRY_BYTES} + characters)`);
   // Read last, so that nothing measured was collected early (V8 frees what a function no longer reads).
-  console.log(`held: ${cache.size.entries} entries, of ${members.length} members and ${keys.length} keys made`);
+  console.log(`held: ${cache.size.entries} entries, of ${members.length} members and ${keys.length} keys made; ${tokens.remembered.entries} tokens of ${bearers.length}`);
 }
 
 main().catch((error: unknown) => {

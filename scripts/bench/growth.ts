@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import type autocannon from 'autocannon';
 import { Client } from 'pg';
 import { jwtKey } from '../../src/adapters/crypto/jwt-signing-keys';
-import { JwtTokenService } from '../../src/adapters/crypto/jwt-token-service';
+import { JwtTokenService, TOKEN_ENTRY_BYTES } from '../../src/adapters/crypto/jwt-token-service';
 import { KEY_ENTRY_BYTES, MEMBER_ENTRY_BYTES } from '../../src/adapters/cache/cached-credential-states';
 import { loadConfig } from '../../src/bootstrap/config';
 import { type Runner, ServerProcess } from './children';
@@ -59,6 +59,8 @@ export interface GrowthResult {
   readonly source: { readonly commit: string; readonly dirtySrcFiles: number };
   readonly settings: Settings;
   readonly cacheCapacity: { readonly keys: number; readonly members: number; readonly mb: number };
+  /** The verified-token memory's default budget, and the bench's tokens it holds. */
+  readonly tokenCapacity: { readonly tokens: number; readonly mb: number };
   readonly loadBefore: readonly number[];
   readonly loadAfter: readonly number[];
   readonly seedSeconds: number;
@@ -114,6 +116,8 @@ export async function runGrowth(
   const loadBefore = loadAverage();
   const budget = loadConfig({}).credentialCache.memoryBytes; // the service's default
   const capacity = { keys: Math.floor(budget / KEY_ENTRY_BYTES), members: Math.floor(budget / MEMBER_ENTRY_BYTES), mb: budget / 2 ** 20 };
+  const tokenBudget = loadConfig({}).verifiedTokens.memoryBytes;
+  let tokenCapacity = { tokens: 0, mb: tokenBudget / 2 ** 20 };
 
   const service = await ServerProcess.start('service', runner, 'service-server', env, { launcher: 'production' });
   track(service, true);
@@ -136,6 +140,9 @@ export async function runGrowth(
     const members = mostMembers > 0 ? await insertMembers(client, seeded.runId, owner.tenantId, mostMembers) : [];
     const tokens = new JwtTokenService({ signing: jwtKey(BENCH_JWT_SECRET) });
     const bearers = members.map((m) => `Bearer ${tokens.issue({ tenantId: owner.tenantId, userId: m.id, email: m.email, role: 'member', authVersion: 0 })}`);
+    // As the token memory counts an entry: its fixed part and the characters of its claims.
+    const claimChars = members.length ? owner.tenantId.length + members[0]!.id.length + members[0]!.email.length + 'member'.length : 0;
+    tokenCapacity = { ...tokenCapacity, tokens: Math.floor(tokenBudget / (TOKEN_ENTRY_BYTES + claimChars)) };
     await client.query('analyze api_keys; analyze users');
     seedSeconds = (Date.now() - seedStarted) / 1000;
 
@@ -146,8 +153,11 @@ export async function runGrowth(
     ].sort((a, b) => a.n - b.n || (a.kind === 'api-key' ? -1 : 1));
     for (const scenario of scenarios) {
       const rotate = rotation(scenario.n, scenario.header);
-      // Warmed when they fit in half the cache, so that the other kind's scenario leaves them room.
-      const warmed = scenario.n <= (scenario.kind === 'api-key' ? capacity.keys : capacity.members) / 2;
+      // Warmed when they fit in half the cache, so that the other kind's scenario leaves them room,
+      // and tokens in the token memory, which only they use.
+      const warmed = scenario.kind === 'api-key'
+        ? scenario.n <= capacity.keys / 2
+        : scenario.n <= capacity.members / 2 && scenario.n <= tokenCapacity.tokens;
       log(`${scenario.kind === 'api-key' ? 'API keys' : 'members'}: ${scenario.n} rotated${warmed ? ', each used once before measuring' : ' (more than the cache holds: measured as they come)'}`);
       const result = await alternate(baseline, service, settings, (target) => ({
         url: target.url, path: me, connections: settings.connections, duration: settings.duration, setupRequest: rotate(),
@@ -172,7 +182,7 @@ export async function runGrowth(
   track(service, false);
   return {
     startedAt, finishedAt: new Date(), command: describeCommand(), source, settings,
-    cacheCapacity: capacity,
+    cacheCapacity: capacity, tokenCapacity,
     loadBefore, loadAfter: loadAverage(), seedSeconds, rows, serverErrors,
   };
 }
@@ -193,7 +203,7 @@ export function renderGrowth(r: GrowthResult): string {
   lines.push(`- **Command:** \`${r.command}\``);
   lines.push(`- **Machine:** ${machine.cores} CPUs (nproc), ${machine.cpuModel}, ${machine.totalMemoryGiB.toFixed(1)} GiB RAM; ${machine.os}; Node ${machine.node}`);
   lines.push(`- **Source:** commit ${r.source.commit}${r.source.dirtySrcFiles ? `, ${r.source.dirtySrcFiles} file(s) under src changed` : ', clean src'}`);
-  lines.push(`- **Settings:** ${r.settings.reps} repetitions × ${r.settings.duration} s per run after ${r.settings.warmup} s of warm-up per process, ${r.settings.connections} connections; the service's defaults otherwise: credential cache ${fmt(r.cacheCapacity.mb)} MB (${r.cacheCapacity.keys} keys or ${r.cacheCapacity.members} members), key usage written once a minute. Seeding (keys and members in SQL, tokens signed) took ${fmt(r.seedSeconds, 1)} s.`);
+  lines.push(`- **Settings:** ${r.settings.reps} repetitions × ${r.settings.duration} s per run after ${r.settings.warmup} s of warm-up per process, ${r.settings.connections} connections; the service's defaults otherwise: credential cache ${fmt(r.cacheCapacity.mb)} MB (${r.cacheCapacity.keys} keys or ${r.cacheCapacity.members} members), verified tokens ${fmt(r.tokenCapacity.mb)} MB (${r.tokenCapacity.tokens} of the bench's tokens), key usage written once a minute. Seeding (keys and members in SQL, tokens signed) took ${fmt(r.seedSeconds, 1)} s.`);
   lines.push(`- **Load average** before: ${r.loadBefore.map((v) => v.toFixed(2)).join(' / ')}, after: ${r.loadAfter.map((v) => v.toFixed(2)).join(' / ')}. Server errors (500): ${r.serverErrors}.`);
   lines.push('');
   lines.push('Medians over the repetitions; "vs base" is the service\'s req/s as a share of the baseline\'s median in the same scenario; CPU µs/req is each process\'s own CPU time per answered request (less sensitive to a busy machine than req/s). RSS is the service\'s peak over the scenario\'s measured runs; "others\' CPU" the most any run saw other processes use (Postgres apart).');

@@ -173,7 +173,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
     if (keyUsage instanceof BatchedApiKeyUsage) closeables.add('api key usage', () => keyUsage.close());
 
     const signingKeys = signingKeysOf(config, logger);
-    const tokens = new JwtTokenService(signingKeys);
+    const tokens = new JwtTokenService(signingKeys, config.verifiedTokens);
     logger?.info({ signingKeyId: tokens.keyIds.signing, verifyingKeyIds: tokens.keyIds.verifying }, 'token signing keys');
     const useCases = await buildUseCases(storage.storage, {
       hasher: parts.hasher ?? new ScryptPasswordHasher(),

@@ -78,6 +78,11 @@ export interface Config {
     /** How long an entry may be answered from memory at most, should a change notification be lost. */
     readonly ttlMs: number;
   };
+  /** The instance's memory of bearer tokens whose signature it has checked (jwt-token-service.ts). */
+  readonly verifiedTokens: {
+    /** Counted at the documented bytes a token plus its claims' characters. */
+    readonly memoryBytes: number;
+  };
   /** API keys' last_used_at, gathered in memory and written once per interval. */
   readonly apiKeyUsage: {
     readonly intervalMs: number;
@@ -262,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     SHUTDOWN_DELAY_MS: wholeNumber({ default: 0 }),
     CREDENTIAL_CACHE_MB: positiveInt({ default: 96 }),
     CREDENTIAL_CACHE_TTL_SECONDS: positiveInt({ default: 600 }),
+    VERIFIED_TOKEN_CACHE_MB: positiveInt({ default: 64 }),
     API_KEY_USAGE_FLUSH_SECONDS: positiveInt({ default: 60 }),
     API_KEY_USAGE_KEYS_PER_STATEMENT: positiveInt({ default: 10_000 }),
     API_KEY_USAGE_MAX_PENDING: positiveInt({ default: 200_000 }),
@@ -380,6 +386,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     },
     shutdown: { graceMs: cleaned.SHUTDOWN_GRACE_MS, delayMs: cleaned.SHUTDOWN_DELAY_MS },
     credentialCache: { memoryBytes: cleaned.CREDENTIAL_CACHE_MB * 2 ** 20, ttlMs: cleaned.CREDENTIAL_CACHE_TTL_SECONDS * 1000 },
+    verifiedTokens: { memoryBytes: cleaned.VERIFIED_TOKEN_CACHE_MB * 2 ** 20 },
     apiKeyUsage: {
       intervalMs: cleaned.API_KEY_USAGE_FLUSH_SECONDS * 1000,
       keysPerStatement: cleaned.API_KEY_USAGE_KEYS_PER_STATEMENT,

@@ -161,19 +161,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CHANGE_STREAM_MAX_UNSENT_KB: 'lots' })).toThrow(/CHANGE_STREAM_MAX_UNSENT_KB/);
   });
 
-  it('reads the credential cache and key usage settings, with their defaults', () => {
+  it('reads the credential cache, verified token memory and key usage settings, with their defaults', () => {
     expect(loadConfig({})).toMatchObject({
       credentialCache: { memoryBytes: 96 * 2 ** 20, ttlMs: 600_000 },
+      verifiedTokens: { memoryBytes: 64 * 2 ** 20 },
       apiKeyUsage: { intervalMs: 60_000, keysPerStatement: 10_000, maxPending: 200_000 },
     });
     expect(loadConfig({
       CREDENTIAL_CACHE_MB: '256', CREDENTIAL_CACHE_TTL_SECONDS: '120', API_KEY_USAGE_FLUSH_SECONDS: '30',
-      API_KEY_USAGE_KEYS_PER_STATEMENT: '5000', API_KEY_USAGE_MAX_PENDING: '50000',
+      API_KEY_USAGE_KEYS_PER_STATEMENT: '5000', API_KEY_USAGE_MAX_PENDING: '50000', VERIFIED_TOKEN_CACHE_MB: '16',
     })).toMatchObject({
       credentialCache: { memoryBytes: 256 * 2 ** 20, ttlMs: 120_000 },
+      verifiedTokens: { memoryBytes: 16 * 2 ** 20 },
       apiKeyUsage: { intervalMs: 30_000, keysPerStatement: 5000, maxPending: 50_000 },
     });
     expect(() => loadConfig({ CREDENTIAL_CACHE_MB: '0' })).toThrow(/CREDENTIAL_CACHE_MB/);
+    expect(() => loadConfig({ VERIFIED_TOKEN_CACHE_MB: '0' })).toThrow(/VERIFIED_TOKEN_CACHE_MB/);
     expect(() => loadConfig({ CHANGE_STREAMS_PER_SERVICE_KEY: '0' })).toThrow(/CHANGE_STREAMS_PER_SERVICE_KEY/);
     expect(() => loadConfig({ API_KEY_USAGE_FLUSH_SECONDS: 'soon' })).toThrow(/API_KEY_USAGE_FLUSH_SECONDS/);
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { type JwtKeySet, derivedKeyId, jwtKey } from '../../src/adapters/crypto/jwt-signing-keys';
-import { JwtTokenService as Service } from '../../src/adapters/crypto/jwt-token-service';
+import { JwtTokenService as Service, TOKEN_ENTRY_BYTES } from '../../src/adapters/crypto/jwt-token-service';
 
 const OLD = 'the-secret-being-rotated-out-of-service!';
 const NEW = 'the-secret-now-signing-every-new-token!!';
@@ -102,6 +102,30 @@ describe('JwtTokenService', () => {
     const [header, payload] = token.split('.');
     expect(service.verify(`${header}.${payload}.${'A'.repeat(43)}`)).toBeNull();
     expect(service.verify(jwt.sign(claims, OLD, { algorithm: 'HS256', expiresIn: '1h' }))).toBeNull();
+  });
+
+  it('remembers verified tokens within its memory budget, the least recently used going first, and verifies the others again', () => {
+    const perToken = TOKEN_ENTRY_BYTES + claims.tenantId.length + claims.userId.length + claims.email.length + claims.role.length;
+    const service = new Service({ signing: jwtKey(NEW) }, { memoryBytes: 10 * perToken });
+    const tokens = Array.from({ length: 30 }, (_, n) => service.issue({ ...claims, authVersion: n }));
+    for (const token of tokens) expect(service.verify(token)).toEqual({ ...claims, authVersion: tokens.indexOf(token) });
+    expect(service.remembered).toEqual({ entries: 10, bytes: 10 * perToken });
+    // The first twenty were let go: still valid, checked again in full, and each pushes out another.
+    expect(service.verify(tokens[0]!)).toEqual({ ...claims, authVersion: 0 });
+    expect(service.expiresAt(tokens[1]!)).toEqual(new Date((jwt.decode(tokens[1]!) as jwt.JwtPayload).exp! * 1000));
+    expect(service.remembered.entries).toBe(10);
+  });
+
+  it('answers a remembered token only for that exact token: one character changed anywhere is verified in full and refused (V9.1.1)', () => {
+    const service = new JwtTokenService(NEW);
+    const token = service.issue(claims);
+    expect(service.verify(token)).toEqual(claims);
+    for (let i = 0; i < token.length; i += 7) {
+      const altered = `${token.slice(0, i)}${token[i] === 'A' ? 'B' : 'A'}${token.slice(i + 1)}`;
+      expect(service.verify(altered)).toBeNull();
+    }
+    expect(service.verify(`${token} `)).toBeNull();
+    expect(service.verify(token)).toEqual(claims);
   });
 });
 

@@ -1,4 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { LRUCache } from 'lru-cache';
 import type { TokenClaims, TokenService } from '../../application/ports/token-service';
@@ -12,13 +12,45 @@ const LIFETIME_SECONDS = 24 * 60 * 60;
  * an iat up to this far in our future, or an exp this much further than our own would be.
  */
 export const CLOCK_SKEW_SECONDS = 60;
-/** Tokens whose signature has been checked, remembered by this instance; the least recently used go first. */
-const VERIFIED_TOKENS = 10_000;
+
+/**
+ * What one remembered token is counted at, besides the characters of its claims' strings (counted
+ * one byte each, as V8 holds ASCII): its digest, its entry and claims objects, the strings' headers
+ * and the LRU's bookkeeping, with room for the table's growth. Measured on V8's heap by
+ * `scripts/bench/cache-entry-size.ts` (docs/benchmarks.md); measure again after changing an entry.
+ */
+export const TOKEN_ENTRY_BYTES = 320;
+
+export interface VerifiedTokenOptions {
+  /** Memory for remembered tokens, counted as TOKEN_ENTRY_BYTES plus their claims' characters; past it the least recently used go first. */
+  readonly memoryBytes: number;
+}
+
+export const DEFAULT_VERIFIED_TOKENS: VerifiedTokenOptions = { memoryBytes: 64 * 2 ** 20 };
 
 interface VerifiedToken {
   readonly claims: TokenClaims;
   /** Seconds since the epoch, as in the token. */
   readonly exp: number;
+}
+
+function entryBytes(entry: VerifiedToken): number {
+  let chars = 0;
+  // Whatever claims verify returns, so a claim added later is counted without a change here.
+  for (const value of Object.values(entry.claims)) if (typeof value === 'string') chars += value.length;
+  return TOKEN_ENTRY_BYTES + chars;
+}
+
+/**
+ * The key a verified token is remembered by: SHA-256 of the whole token (header, payload and
+ * signature), as 32 one-byte characters instead of the token's few hundred. A hit proves that this
+ * exact token was verified: another string with the same digest would be a SHA-256 collision, or,
+ * for one that must match a token already signed here, a second preimage, neither within anyone's
+ * reach. The digest covers the signature, so a token altered anywhere, or re-signed, misses and is
+ * verified in full. Hashing a token costs a small fraction of verifying it (docs/benchmarks.md).
+ */
+function memoryKey(token: string): string {
+  return createHash('sha256').update(token).digest().toString('latin1');
 }
 
 /**
@@ -81,8 +113,8 @@ function headerKeyId(token: string): string | undefined | null {
  * tokens were before they carried one. The next and previous keys verify but never sign.
  *
  * A client sends the same token on every request for a day, so each token's signature is checked
- * (HMAC, base64 and JSON decoding) once, and its claims are kept in a bounded LRU keyed by the
- * whole token: only a token this service signed can get in, and a hit is refused once past its
+ * (HMAC, base64 and JSON decoding) once, and its claims are kept in an LRU bounded by memory, keyed
+ * by the token's digest (memoryKey): only a token this service signed can get in, and a hit is refused once past its
  * expiry exactly as jsonwebtoken would refuse it. This caches the signature check only; whether the
  * token's user still stands (removed, role or password changed) is decided by Authenticate on every
  * request, after this. The keys are fixed for the life of the instance and the memory with it, so a
@@ -97,9 +129,10 @@ export class JwtTokenService implements TokenService {
   /** Signing first: most tokens without a kid were signed with it. */
   private readonly verificationKeys: readonly HeldKey[];
   private readonly byId: ReadonlyMap<string, HeldKey>;
-  private readonly verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_TOKENS });
+  private readonly verified: LRUCache<string, VerifiedToken>;
 
-  constructor(keys: JwtKeySet) {
+  constructor(keys: JwtKeySet, options: VerifiedTokenOptions = DEFAULT_VERIFIED_TOKENS) {
+    this.verified = new LRUCache<string, VerifiedToken>({ maxSize: options.memoryBytes, sizeCalculation: entryBytes });
     const all = [keys.signing, keys.next, keys.previous].filter((key): key is JwtSigningKey => key !== undefined);
     // The configuration refuses these; a second guard, since either would make a kid ambiguous.
     if (new Set(all.map((key) => key.id)).size !== all.length) throw new Error('JWT signing keys must have distinct ids');
@@ -116,12 +149,28 @@ export class JwtTokenService implements TokenService {
     return jwt.sign(payload, this.signing.key, { algorithm: ALGORITHM, expiresIn: LIFETIME, keyid: this.signing.id });
   }
 
+  /** How many tokens are remembered, and the memory they are counted at. */
+  get remembered(): { readonly entries: number; readonly bytes: number } {
+    return { entries: this.verified.size, bytes: this.verified.calculatedSize };
+  }
+
   verify(token: string): TokenClaims | null {
-    const known = this.verified.get(token);
+    return this.check(token)?.claims ?? null;
+  }
+
+  /** Read from the verified tokens, so it costs nothing after `verify` (introspection asks right after). */
+  expiresAt(token: string): Date | null {
+    const known = this.check(token);
+    return known ? new Date(known.exp * 1000) : null;
+  }
+
+  private check(token: string): VerifiedToken | null {
+    const digest = memoryKey(token);
+    const known = this.verified.get(digest);
     if (known) {
       // jsonwebtoken's own rule: expired once the current second reaches exp.
-      if (Math.floor(Date.now() / 1000) < known.exp) return known.claims;
-      this.verified.delete(token);
+      if (Math.floor(Date.now() / 1000) < known.exp) return known;
+      this.verified.delete(digest);
       return null;
     }
     const kid = headerKeyId(token);
@@ -140,17 +189,11 @@ export class JwtTokenService implements TokenService {
       if (outlivesOurLifetime(payload, Math.floor(Date.now() / 1000))) return null;
       const { tenantId, userId, email, role, authVersion, exp } = payload;
       const claims: TokenClaims = Object.freeze(authVersion === undefined ? { tenantId, userId, email, role } : { tenantId, userId, email, role, authVersion });
-      this.verified.set(token, { claims, exp });
-      return claims;
+      const entry: VerifiedToken = { claims, exp };
+      this.verified.set(digest, entry);
+      return entry;
     }
     return null;
-  }
-
-  /** Read from the verified tokens, so it costs nothing after `verify` (introspection asks right after). */
-  expiresAt(token: string): Date | null {
-    if (!this.verified.has(token) && this.verify(token) === null) return null;
-    const known = this.verified.get(token);
-    return known ? new Date(known.exp * 1000) : null;
   }
 }
 
