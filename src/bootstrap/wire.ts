@@ -137,6 +137,7 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     }),
     login: new Login({
       users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, deviceProofs, dummyHash, auditEvents, trail,
+      unitOfWork, postbox, clock,
     }),
     authenticate,
     createApiKey: new CreateApiKey({ unitOfWork, trail, ids, secrets, clock, postbox }),

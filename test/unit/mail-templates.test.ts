@@ -4,6 +4,7 @@ import {
   MAIL_KINDS, renderMail, renderStoredMail, type MailInputs, type MailKind, type MailTemplate,
 } from '../../src/application/mail/render-mail';
 import type { MailMessage } from '../../src/application/ports/mailer';
+import { SIGN_IN_USER_AGENT_SHOWN } from '../../src/application/mail/templates/new-sign-in';
 
 const CONTEXT: MailContext = { publicUrl: 'http://localhost:3000' };
 const TOKEN = 'a1'.repeat(32);
@@ -24,6 +25,7 @@ function samples(tenantName = 'Acme Corp'): { readonly [K in MailKind]: MailInpu
     'api-key-created': { to, tenantName, keyName: 'CI deploy', keyPrefix: 'pcls_0123abcd', createdAt: '2030-01-02T03:04:05.000Z' },
     'role-changed': { to, tenantName, oldRole: 'member', newRole: 'admin', changedAt: '2030-01-02T03:04:05.000Z' },
     'member-removed': { to, tenantName, removedAt: '2030-01-02T03:04:05.000Z' },
+    'new-sign-in': { to, tenantName, signedInAt: '2030-01-02T03:04:05.000Z', clientAddress: '203.0.113.7', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0' },
   };
 }
 
@@ -141,7 +143,7 @@ describe('mail templates', () => {
   });
 
   // ASVS V6.3.6: users are told of changes to how they sign in, and what to do if it was not them.
-  it.each(['email-changed-notice', 'password-changed', 'password-reset-done', 'api-key-created', 'role-changed', 'member-removed'] as const)(
+  it.each(['email-changed-notice', 'password-changed', 'password-reset-done', 'api-key-created', 'role-changed', 'member-removed', 'new-sign-in'] as const)(
     '%s says what to do if it was not them, and carries no token',
     (kind) => {
       const message = renderMail(kind, samples()[kind] as never, CONTEXT);
@@ -151,6 +153,28 @@ describe('mail templates', () => {
       for (const href of hrefs(message.html)) expect(href).not.toContain('?');
     },
   );
+
+  // ASVS V6.3.5: the member is told of a sign-in from a device not seen before: when, from where, with what.
+  it('says when, from which address and with which user agent a new device signed in', () => {
+    const message = renderMail('new-sign-in', samples()['new-sign-in'], CONTEXT);
+    expect(message.subject).toBe('New sign-in to your account in Acme Corp');
+    expect(message.text).toContain('On 2 January 2030, 03:04 UTC, your account in Acme Corp (jane@example.com) was signed in to');
+    expect(message.text).toContain('It came from 203.0.113.7, using "Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0".');
+    const unknown = renderMail('new-sign-in', { ...samples()['new-sign-in'], clientAddress: null, userAgent: null }, CONTEXT);
+    expect(unknown.text).toContain('It came from an address that was not recorded, using an app that did not say what it is.');
+  });
+
+  // ASVS V1.2.1, V1.3.11: a user agent is whatever the client sent; it is escaped, cannot forge lines, and is cut.
+  it('escapes a hostile user agent, keeps its line breaks out of the text part, and cuts a long one', () => {
+    const message = renderMail('new-sign-in', { ...samples()['new-sign-in'], userAgent: `${HOSTILE}\r\nIt came from your own office.\u2028<img src=x>` }, CONTEXT);
+    expect(message.html).not.toMatch(/<(img|script)\b/);
+    expect(message.html).toContain(HOSTILE_HTML);
+    expect(message.text).toContain(`using "${HOSTILE} It came from your own office. <img src=x>".`);
+    expect(message.text).not.toMatch(/\nIt came from your own office/);
+    const long = renderMail('new-sign-in', { ...samples()['new-sign-in'], userAgent: 'x'.repeat(5000) }, CONTEXT);
+    expect(long.text).toContain(`using "${'x'.repeat(SIGN_IN_USER_AGENT_SHOWN)}…".`);
+    expect(() => renderStoredMail('new-sign-in', { ...samples()['new-sign-in'], userAgent: 42 }, CONTEXT)).toThrow(/userAgent/);
+  });
 
   it('names the old and new role, and the key by its name and prefix', () => {
     expect(renderMail('role-changed', samples()['role-changed'], CONTEXT).text).toContain('changed from member to admin');

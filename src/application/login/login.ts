@@ -1,13 +1,17 @@
 import { InvalidCredentials, TooManyFailedLogins } from '../../domain/errors';
+import type { AuditEvent } from '../../domain/audit-event';
 import { normalizeEmail } from '../../domain/email';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
+import type { Postbox } from '../mail/postbox';
 import type { AuditEventRepository } from '../ports/audit-events';
+import type { Clock } from '../ports/clock';
 import type { DeviceProof, DeviceProofs } from '../ports/device-proofs';
 import type { LoginAttempt, LoginThrottle } from '../ports/login-throttle';
 import type { PasswordHasher } from '../ports/password-hasher';
 import type { UserRepository } from '../ports/repositories';
 import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
+import type { UnitOfWork } from '../ports/unit-of-work';
 import type { User } from '../../domain/user';
 
 export interface LoginInput {
@@ -41,6 +45,11 @@ export interface LoginDeps {
   readonly dummyHash: string;
   readonly auditEvents: AuditEventRepository;
   readonly trail: AuditTrail;
+  /** A sign-in from a device not known to the account is recorded with its notice, in one unit of work. */
+  readonly unitOfWork: UnitOfWork;
+  /** Where the "new sign-in" notice goes. */
+  readonly postbox: Postbox;
+  readonly clock: Clock;
 }
 
 export class Login {
@@ -57,6 +66,12 @@ export class Login {
    * still gets no more guesses than one address does. An invalid, expired or other account's proof
    * is ignored: the attempt is counted as one without a proof. Checking it reads nothing stored, so
    * it tells nothing of whether the account exists.
+   *
+   * A success without a valid proof for this account is a device the account has not seen (or one
+   * that dropped its proof): the member is told (ASVS 5.0 V6.3.5), in the same unit of work as the
+   * audit event. The proof issued with it makes that device's next sign-in a known one, so a device
+   * that keeps its proof is the subject of one notice. Signup issues a proof too: the device an
+   * account was made on is known from the start (docs/security.md, "New sign-in notices").
    */
   async execute(input: LoginInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<LoginResult> {
     const { users, hasher, tokens, secrets, throttle, dummyHash } = this.deps;
@@ -85,13 +100,33 @@ export class Login {
       throw new InvalidCredentials();
     }
     await throttle.recordSuccess(attempt);
-    await this.deps.auditEvents.append(this.deps.trail.event(origin, {
+    const succeeded = this.deps.trail.event(origin, {
       tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'login.succeeded', targetId: user.id,
-    }));
+    });
+    if (device === null) await this.recordWithNotice(user, succeeded, origin);
+    else await this.deps.auditEvents.append(succeeded);
     const token = tokens.issue({
       tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion,
     });
     return { token, expiresIn: tokens.expiresIn, deviceProof: this.deps.deviceProofs.issue(accountKey, device ?? undefined) };
+  }
+
+  private async recordWithNotice(user: User, succeeded: AuditEvent, origin: RequestOrigin): Promise<void> {
+    await this.deps.unitOfWork.run(async (tx) => {
+      await tx.auditEvents.append(succeeded);
+      const tenant = await tx.tenants.findById(user.tenantId);
+      if (!tenant) return;
+      await this.deps.postbox.post(tx, {
+        tenantId: user.tenantId, userId: user.id,
+        mail: {
+          kind: 'new-sign-in',
+          input: {
+            to: user.email, tenantName: tenant.name, signedInAt: this.deps.clock.now().toISOString(),
+            clientAddress: succeeded.clientAddress, userAgent: succeeded.userAgent,
+          },
+        },
+      }, origin);
+    });
   }
 
   /**

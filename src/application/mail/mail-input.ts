@@ -29,6 +29,13 @@ export function requireText(value: unknown, field: string): string {
   return value;
 }
 
+/** Text that may be absent (null); present, it must be a string. */
+export function optionalText(value: unknown, field: string): string | null {
+  if (value === null) return null;
+  if (typeof value !== 'string') throw new MailInputInvalid(field, 'must be a string or null');
+  return value;
+}
+
 /** A whole number of at least 1 (a lifetime in minutes or hours). */
 export function requireCount(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw new MailInputInvalid(field, 'must be a whole number of at least 1');

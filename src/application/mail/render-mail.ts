@@ -5,6 +5,7 @@ import { emailChangeConfirmMail, type EmailChangeConfirmInput } from './template
 import { emailChangedNoticeMail, type EmailChangedNoticeInput } from './templates/email-changed-notice';
 import { invitationMail, type InvitationInput } from './templates/invitation';
 import { memberRemovedMail, type MemberRemovedInput } from './templates/member-removed';
+import { newSignInMail, type NewSignInInput } from './templates/new-sign-in';
 import { passwordChangedMail, type PasswordChangedInput } from './templates/password-changed';
 import { passwordResetMail, type PasswordResetInput } from './templates/password-reset';
 import { passwordResetDoneMail, type PasswordResetDoneInput } from './templates/password-reset-done';
@@ -28,6 +29,7 @@ export interface MailInputs {
   'api-key-created': ApiKeyCreatedInput;
   'role-changed': RoleChangedInput;
   'member-removed': MemberRemovedInput;
+  'new-sign-in': NewSignInInput;
 }
 
 export type MailKind = keyof MailInputs;
@@ -46,6 +48,7 @@ const TEMPLATES: { readonly [K in MailKind]: (input: MailInputs[K], context: Mai
   'api-key-created': apiKeyCreatedMail,
   'role-changed': roleChangedMail,
   'member-removed': memberRemovedMail,
+  'new-sign-in': newSignInMail,
 };
 
 export const MAIL_KINDS = Object.keys(TEMPLATES) as readonly MailKind[];
