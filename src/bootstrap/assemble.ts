@@ -13,8 +13,9 @@ import type { PasswordHasher } from '../application/ports/password-hasher';
 import type { Secrets } from '../application/ports/secrets';
 import type { TokenService } from '../application/ports/token-service';
 import type { UseCases } from '../application/use-cases';
+import { RecordSigningKeys } from '../application/signing-keys/record-signing-keys';
 import { BatchedApiKeyUsage } from '../adapters/cache/batched-api-key-usage';
-import { type JwtKeySet, jwtKey } from '../adapters/crypto/jwt-signing-keys';
+import { type JwtKeySet, jwtKey, signingKeyRecords } from '../adapters/crypto/jwt-signing-keys';
 import { JwtTokenService } from '../adapters/crypto/jwt-token-service';
 import { HmacDeviceProofs } from '../adapters/crypto/hmac-device-proofs';
 import { NodeSecrets } from '../adapters/crypto/node-secrets';
@@ -175,6 +176,10 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
     const signingKeys = signingKeysOf(config, logger);
     const tokens = new JwtTokenService(signingKeys, config.verifiedTokens);
     logger?.info({ signingKeyId: tokens.keyIds.signing, verifyingKeyIds: tokens.keyIds.verifying }, 'token signing keys');
+    // Before serving: a change of the key set is in the audit trail by the time any token of it is.
+    const keyChanges = await new RecordSigningKeys({ unitOfWork: storage.storage.unitOfWork, trail: new AuditTrail({ ids, clock }), clock })
+      .execute(signingKeyRecords(signingKeys));
+    if (keyChanges.length > 0) logger?.info({ changes: keyChanges }, 'token signing keys changed since the last start: recorded in the audit trail');
     const useCases = await buildUseCases(storage.storage, {
       hasher: parts.hasher ?? new ScryptPasswordHasher(),
       tokens,

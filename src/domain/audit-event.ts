@@ -25,6 +25,11 @@ export const AUDIT_ACTIONS = [
   'email.skipped',
   'invite.resent',
   'access.denied',
+  // The platform's, with no tenant: a change of the configured token signing keys (signing-key-state.ts).
+  'signing_key.added',
+  'signing_key.signing',
+  'signing_key.verifying',
+  'signing_key.retired',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -50,7 +55,7 @@ export type AuditDetails = Readonly<Record<string, string | number | boolean | n
 
 export interface AuditEvent {
   readonly id: string;
-  /** Null only for a failed login with an e-mail that belongs to no tenant. */
+  /** Null only for a failed login with an e-mail that belongs to no tenant, and for the platform's own events (signing keys). */
   readonly tenantId: string | null;
   readonly actorUserId: string | null;
   readonly actorMethod: AuditActorMethod;

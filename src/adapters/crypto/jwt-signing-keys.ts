@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SigningKeyRecord } from '../../domain/signing-key-state';
 
 /** One HS256 secret and the id (`kid`) that names it in a token's header. */
 export interface JwtSigningKey {
@@ -33,4 +34,12 @@ export function derivedKeyId(secret: string): string {
 /** A key named by the id given, or by the derived one. */
 export function jwtKey(secret: string, id?: string): JwtSigningKey {
   return { id: id ?? derivedKeyId(secret), secret };
+}
+
+/** The set by id and state, as the platform records it (never a secret). */
+export function signingKeyRecords(keys: JwtKeySet): SigningKeyRecord[] {
+  const records: SigningKeyRecord[] = [{ keyId: keys.signing.id, state: 'signing' }];
+  if (keys.next) records.push({ keyId: keys.next.id, state: 'next' });
+  if (keys.previous) records.push({ keyId: keys.previous.id, state: 'previous' });
+  return records;
 }

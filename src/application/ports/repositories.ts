@@ -2,6 +2,7 @@ import type { ApiKey } from '../../domain/api-key';
 import type { EmailToken, EmailTokenPurpose } from '../../domain/email-token';
 import type { ClaimedMail, MailOutcome, OutgoingMail } from '../../domain/outgoing-mail';
 import type { AuditEventRepository } from './audit-events';
+import type { SigningKeyRecordRepository } from './signing-key-records';
 import type { Invite, InviteSummary } from '../../domain/invite';
 import type { InvitableRole, Role } from '../../domain/role';
 import type { Tenant } from '../../domain/tenant';
@@ -233,4 +234,5 @@ export interface Repositories {
   readonly auditEvents: AuditEventRepository;
   readonly emailTokens: EmailTokenRepository;
   readonly outbox: MailOutboxRepository;
+  readonly signingKeys: SigningKeyRecordRepository;
 }

@@ -15,6 +15,14 @@ export interface DB {
   service_keys: ServiceKeysTable;
   email_tokens: EmailTokensTable;
   mail_outbox: MailOutboxTable;
+  signing_keys: SigningKeysTable;
+}
+
+/** The configured token signing keys by id and state (migration 0016); never a secret. */
+export interface SigningKeysTable {
+  key_id: string;
+  state: string;
+  changed_at: Date;
 }
 
 export interface TenantsTable {

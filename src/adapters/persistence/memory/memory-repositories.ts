@@ -217,5 +217,14 @@ export function memoryRepositories(state: MemoryState): Repositories {
     auditEvents: memoryAuditEvents(state.auditEvents),
     emailTokens: memoryEmailTokens(state.emailTokens),
     outbox: memoryOutbox(state.outbox),
+    signingKeys: {
+      // The memory unit of work is serialised: holding it is the lock.
+      async lockAndList() {
+        return [...state.signingKeys].map(([keyId, keyState]) => ({ keyId, state: keyState }));
+      },
+      async save(records) {
+        for (const record of records) state.signingKeys.set(record.keyId, record.state);
+      },
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { ApiKey } from '../../../domain/api-key';
 import type { AuditEvent } from '../../../domain/audit-event';
 import type { EmailToken } from '../../../domain/email-token';
+import type { SigningKeyState } from '../../../domain/signing-key-state';
 import type { Invite } from '../../../domain/invite';
 import type { ClaimedMail } from '../../../domain/outgoing-mail';
 import type { Tenant } from '../../../domain/tenant';
@@ -31,11 +32,14 @@ export interface MemoryState {
   readonly auditEvents: Map<string, AuditEvent>;
   readonly emailTokens: Map<string, EmailToken>;
   readonly outbox: Map<string, StoredMail>;
+  /** Signing key states by key id. */
+  readonly signingKeys: Map<string, SigningKeyState>;
 }
 
 export function emptyState(): MemoryState {
   return {
     tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map(), auditEvents: new Map(), emailTokens: new Map(), outbox: new Map(),
+    signingKeys: new Map(),
   };
 }
 
@@ -48,6 +52,7 @@ export function snapshot(state: MemoryState): MemoryState {
     auditEvents: new Map(state.auditEvents),
     emailTokens: new Map(state.emailTokens),
     outbox: new Map(state.outbox),
+    signingKeys: new Map(state.signingKeys),
   };
 }
 
