@@ -381,6 +381,9 @@ export function writeReport(path: string, which: Section, section: string): void
     if (block) parts.push(block);
   }
   if (notes) parts.push(notes);
+  // Hand-written sections after the notes (other benches' own write-ups), kept verbatim too.
+  const after = notes ? previous.slice(notesEnd + NOTES_END.length).trim() : '';
+  if (after) parts.push(after);
   writeFileSync(path, `${parts.join('\n\n')}\n`);
 }
 
