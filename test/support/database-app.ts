@@ -10,6 +10,7 @@ import type { PasswordPolicyName } from '../../src/domain/password-policy';
 import { ownerView } from './owner-view';
 import { assembleForTest, testConfig } from './test-use-cases';
 import { openTestStorage, type TestDatabase } from './test-storage';
+import type { OpenedStorage } from '../../src/bootstrap/database';
 
 export interface DatabaseApp {
   readonly app: RequestListener;
@@ -34,10 +35,18 @@ const GENEROUS_LIMITS = { global: 100_000, login: 100_000, signup: 100_000, reco
 
 export interface DatabaseAppOptions {
   /**
-   * main listens for the database's credential-change announcements; so does this app unless told
-   * not to (to show what an instance that does not listen would keep serving).
+   * main listens for the database's credential-change announcements and, on Postgres, confirms
+   * freshness on every credential check; so does this app unless told not to (false: neither, to
+   * show what an instance that does not follow the database would keep serving).
    */
   readonly changeFeed?: boolean;
+  /**
+   * False: no listener, so no notification is ever heard, but every credential check still
+   * confirms freshness (to show the check alone keeps an instance exact).
+   */
+  readonly notifications?: boolean;
+  /** FRESHNESS_TIMEOUT_MS; the configuration's default unless given. */
+  readonly freshnessTimeoutMs?: number;
   readonly clock?: Clock;
   /** How often an idle change stream carries a heartbeat; the app's default otherwise. */
   readonly changeHeartbeatMs?: number;
@@ -47,6 +56,11 @@ export interface DatabaseAppOptions {
   readonly passwordPolicy?: PasswordPolicyName;
   /** Where e-mailed links point (PUBLIC_URL); unset, the development default. */
   readonly publicUrl?: string;
+}
+
+function followed(opened: OpenedStorage, options: DatabaseAppOptions): OpenedStorage {
+  if (options.changeFeed === false) return { ...opened, listenForChanges: undefined, shared: false };
+  return options.notifications === false ? { ...opened, listenForChanges: undefined } : opened;
 }
 
 /**
@@ -62,8 +76,9 @@ export async function databaseApp(
   const ownerPool = database !== 'pglite' && database.servingLogin ? openPostgres(database.postgres, { max: 2 }) : undefined;
   const opened = await openTestStorage(database, moduleMigrationsOf(modules), 20);
   const assembly = await assembleForTest(
-    { opened: options.changeFeed === false ? { ...opened, listenForChanges: undefined } : opened, clock: options.clock, modules },
+    { opened: followed(opened, options), clock: options.clock, modules },
     testConfig({ passwordPolicy: options.passwordPolicy }, {
+      ...(options.freshnessTimeoutMs === undefined ? {} : { freshnessTimeoutMs: options.freshnessTimeoutMs }),
       corsOrigin: 'http://localhost:5173',
       rateLimits: { ...GENEROUS_LIMITS, introspect: 100_000 },
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
