@@ -37,7 +37,7 @@ function assemble(storage: Storage, onError: (error: unknown) => void, cache: Cr
 function freshnessOf(storage: Storage, positions: CredentialChangeFollower, onError: (error: unknown) => void, shared: FreshnessCheckOptions | undefined): Freshness {
   if (!shared) return new InProcessFreshness(positions);
   const { changeLog } = storage;
-  return new SharedFreshnessCheck(async () => (await changeLog.read(Number.MAX_SAFE_INTEGER, 0)).head, positions, onError, shared);
+  return new SharedFreshnessCheck(() => changeLog.head(), positions, onError, shared);
 }
 
 /**

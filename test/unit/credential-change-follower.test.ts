@@ -28,6 +28,10 @@ class CountedLog implements CredentialChangeLog {
     return this.override ? this.override(page) : page;
   }
 
+  async head(): Promise<number> {
+    return (await this.read(Number.MAX_SAFE_INTEGER, 0)).head;
+  }
+
   prune(): Promise<number> {
     return this.inner.prune();
   }
