@@ -18,11 +18,11 @@
  * Settings: DATABASE_URL (required), BENCH_EXACTNESS_CHANGES (changes per set and phase, default 1000).
  */
 import { randomUUID } from 'node:crypto';
-import jwt from 'jsonwebtoken';
 import { Client } from 'pg';
 import { prepareRunner, ServerProcess } from './children';
 import { type RunningLoad, startLoad } from './load';
-import { AUTH_BASE, BENCH_JWT_SECRET } from './protocol';
+import { type Answer, call, insertMember, intFromEnv, memberToken, nowMs } from './propagation';
+import { AUTH_BASE } from './protocol';
 import { describeMachine, loadAverage, redactUrl } from './settings';
 import { median, percentile } from './stats';
 
@@ -30,31 +30,6 @@ const PASSWORD = 'correct horse battery staple';
 const SQL_KINDS = ['sql revoke', 'sql expiry', 'sql role', 'sql remove'] as const;
 const API_KINDS = ['api revoke', 'api role', 'api remove'] as const;
 type Kind = (typeof SQL_KINDS)[number] | (typeof API_KINDS)[number];
-
-interface Answer {
-  readonly status: number;
-  readonly body: Record<string, unknown>;
-}
-
-async function call(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<Answer> {
-  const res = await fetch(`${base}${AUTH_BASE}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
-
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, not ${raw}`);
-  return value;
-}
-
-const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 interface Observation {
   readonly kind: Kind;
@@ -74,15 +49,10 @@ interface Bench {
   readonly owner: Record<string, string>;
 }
 
-/** A member written as an operator would, and a token signed as the service signs them (auth version 0). */
+/** A member written as an operator would, and its token as the service signs them (auth version 0). */
 async function newMember(bench: Bench): Promise<{ id: string; token: Record<string, string> }> {
-  const id = randomUUID();
-  await bench.operator.query(
-    `insert into users (id, tenant_id, email, password_hash, role, created_at) values ($1, $2, $3, 'not-a-hash', 'member', now())`,
-    [id, bench.tenantId, `bench-exactness-${id}@example.com`],
-  );
-  const claims = { tenantId: bench.tenantId, userId: id, email: 'member@example.com', role: 'member', authVersion: 0 };
-  return { id, token: { authorization: `Bearer ${jwt.sign(claims, BENCH_JWT_SECRET, { algorithm: 'HS256', expiresIn: '1h' })}` } };
+  const id = await insertMember(bench.operator, bench.tenantId);
+  return { id, token: memberToken(bench.tenantId, id, 'member', 0) };
 }
 
 async function newKey(bench: Bench): Promise<{ id: string; credential: Record<string, string> }> {
@@ -145,7 +115,7 @@ async function runSet(bench: Bench, kinds: readonly Kind[], count: number, phase
 async function main(): Promise<void> {
   const databaseUrl = process.env['DATABASE_URL'];
   if (!databaseUrl) throw new Error('DATABASE_URL must name the Postgres both instances share');
-  const count = intFromEnv('BENCH_EXACTNESS_CHANGES', 1000);
+  const count = intFromEnv('BENCH_EXACTNESS_CHANGES', 1000, 1);
   const startedAt = new Date();
   const loadBefore = loadAverage();
   const runner = prepareRunner(process.env['BENCH_RUNNER'] ?? 'compiled');
@@ -181,17 +151,15 @@ async function main(): Promise<void> {
     await operator.end().catch(() => undefined);
     await Promise.all(instances.map((server) => server.stop()));
   }
-  console.log(render({ startedAt, loadBefore, loadAfter: loadAverage(), count, observations, loadFigures, databaseUrl }));
+  console.log(render({ run: { startedAt, databaseUrl, loads: [loadBefore, loadAverage()] }, count, observations, loadFigures }));
 }
 
 interface Report {
-  readonly startedAt: Date;
-  readonly loadBefore: readonly number[];
-  readonly loadAfter: readonly number[];
+  /** When, on what, and the load average before and after. */
+  readonly run: { readonly startedAt: Date; readonly databaseUrl: string; readonly loads: readonly (readonly number[])[] };
   readonly count: number;
   readonly observations: readonly Observation[];
   readonly loadFigures: readonly string[];
-  readonly databaseUrl: string;
 }
 
 function render(report: Report): string {
@@ -208,9 +176,9 @@ function render(report: Report): string {
     }
   }
   return [
-    '- **Date:** ' + report.startedAt.toISOString(),
-    `- **Machine:** ${machine.cores} CPUs (nproc), ${machine.cpuModel}; Node ${machine.node}; shared (load average before ${report.loadBefore.map((l) => l.toFixed(2)).join(' / ')}, after ${report.loadAfter.map((l) => l.toFixed(2)).join(' / ')})`,
-    `- **Database:** ${redactUrl(report.databaseUrl)}; ${report.count} changes per set and phase, each followed at once by one request to each instance`,
+    '- **Date:** ' + report.run.startedAt.toISOString(),
+    `- **Machine:** ${machine.cores} CPUs (nproc), ${machine.cpuModel}; Node ${machine.node}; shared (load average before → after: ${report.run.loads.map((l) => l.map((v) => v.toFixed(2)).join(' / ')).join(' → ')})`,
+    `- **Database:** ${redactUrl(report.run.databaseUrl)}; ${report.count} changes per set and phase, each followed at once by one request to each instance`,
     ...(report.loadFigures.length > 0 ? [`- **The load (autocannon, GET /me by bearer, 25 connections per instance):** ${report.loadFigures.join('; ')}`] : []),
     '',
     '| Set | Requests after a commit | Accepted after the commit (goal 0) | 503 | Commit to answer, median ms | p99 ms |',
