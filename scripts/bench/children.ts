@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { READY_PREFIX, type ChildInfo, type ChildMessage, type LoopDelay, type ParentMessage } from './protocol';
 
@@ -18,7 +18,11 @@ export function prepareRunner(kind: string): Runner {
   if (kind === 'tsx') return { kind: 'tsx' };
   if (kind !== 'compiled') throw new Error(`BENCH_RUNNER must be compiled or tsx, not ${kind}`);
   // Inside node_modules so that the compiled files resolve the project's packages by walking up.
-  const dir = join(PROJECT_ROOT, 'node_modules', '.cache', 'portcullis-bench');
+  // BENCH_BUILD_DIR puts it elsewhere, for a working tree whose node_modules is shared with other
+  // trees that compile their own sources: below a folder that holds a node_modules, a package.json
+  // and docs/ (links to the tree's will do), as the compiled service looks for them walking up.
+  const chosen = process.env['BENCH_BUILD_DIR'];
+  const dir = chosen ? resolve(chosen) : join(PROJECT_ROOT, 'node_modules', '.cache', 'portcullis-bench');
   mkdirSync(dir, { recursive: true });
   const config = {
     extends: join(PROJECT_ROOT, 'tsconfig.json'),

@@ -52,6 +52,9 @@ interface Target {
   readonly body?: string;
   readonly cpu: number[];
   readonly rps: number[];
+  /** Each run's 2xx latency percentiles, ms. */
+  readonly p50: number[];
+  readonly p99: number[];
   rss: number;
   non2xx: number;
 }
@@ -82,6 +85,8 @@ async function request(scenario: string, seeded: { readonly token: string; reado
   };
 }
 
+const signed = (ms: number): string => `${ms >= 0 ? '+' : ''}${ms.toFixed(2)}`;
+
 async function main(): Promise<void> {
   const commit = process.argv[2];
   if (!commit) throw new Error('usage: compare.ts <commit> [/me|/me-key|/invites|/introspect]');
@@ -109,9 +114,9 @@ async function main(): Promise<void> {
     const currentSeed = await seed(current, settings);
     const baseline = await start('baseline', now, 'node', { BENCH_ME_BODY: currentSeed.meBody });
     const targets: Target[] = [
-      { name: 'baseline', server: baseline, headers: bearer(currentSeed.token), path: '/me', cpu: [], rps: [], rss: 0, non2xx: 0 },
-      { name: old.name, server: old, ...(await request(scenario, oldSeed, beforeDatabase ?? env['DATABASE_URL'])), cpu: [], rps: [], rss: 0, non2xx: 0 },
-      { name: current.name, server: current, ...(await request(scenario, currentSeed, env['DATABASE_URL'])), cpu: [], rps: [], rss: 0, non2xx: 0 },
+      { name: 'baseline', server: baseline, headers: bearer(currentSeed.token), path: '/me', cpu: [], rps: [], p50: [], p99: [], rss: 0, non2xx: 0 },
+      { name: old.name, server: old, ...(await request(scenario, oldSeed, beforeDatabase ?? env['DATABASE_URL'])), cpu: [], rps: [], p50: [], p99: [], rss: 0, non2xx: 0 },
+      { name: current.name, server: current, ...(await request(scenario, currentSeed, env['DATABASE_URL'])), cpu: [], rps: [], p50: [], p99: [], rss: 0, non2xx: 0 },
     ];
     const spec = (t: Target, duration: number): LoadSpec => ({
       url: t.server.url, path: `${AUTH_BASE}${t.path}`, headers: t.headers, connections: 10, duration,
@@ -126,6 +131,8 @@ async function main(): Promise<void> {
         const load = await runLoad(spec(t, seconds));
         t.cpu.push(((processCpuSeconds(t.server.pid) - cpuBefore) * 1e6) / (load.ok + load.non2xx));
         t.rps.push(load.rps);
+        t.p50.push(load.p50);
+        t.p99.push(load.p99);
         t.non2xx += load.non2xx;
         t.rss = Math.max(t.rss, sampler.stop().get(t.server.pid) ?? Number.NaN);
       }
@@ -135,11 +142,12 @@ async function main(): Promise<void> {
     console.log(`\ncompare: ${scenario} (baseline: GET /me), ${reps} alternated runs of ${seconds} s, medians; load average ${loads}`);
     for (const t of targets) {
       console.log(`${t.name.padEnd(24)} ${median(t.rps).toFixed(0).padStart(6)} req/s ${(100 * median(t.rps) / median(base.rps)).toFixed(1).padStart(5)}% of baseline`
-        + `   CPU ${median(t.cpu).toFixed(0).padStart(4)} µs/req ×${(median(t.cpu) / median(base.cpu)).toFixed(2)}   peak RSS ${(t.rss / 2 ** 20).toFixed(0)} MB`
+        + `   CPU ${median(t.cpu).toFixed(0).padStart(4)} µs/req ×${(median(t.cpu) / median(base.cpu)).toFixed(2)}   p50 ${median(t.p50).toFixed(2)} ms p99 ${median(t.p99).toFixed(2)} ms   peak RSS ${(t.rss / 2 ** 20).toFixed(0)} MB`
         + `   runs ${t.rps.map((rps) => rps.toFixed(0)).join(' ')}   non-2xx ${t.non2xx}`);
     }
     const [, earlier, later] = targets as [Target, Target, Target];
-    console.log(`working tree / ${earlier.name}: req/s ×${(median(later.rps) / median(earlier.rps)).toFixed(3)}, CPU per request ×${(median(later.cpu) / median(earlier.cpu)).toFixed(3)}`);
+    console.log(`working tree / ${earlier.name}: req/s ×${(median(later.rps) / median(earlier.rps)).toFixed(3)}, CPU per request ×${(median(later.cpu) / median(earlier.cpu)).toFixed(3)}`
+      + `, latency p50 ${signed(median(later.p50) - median(earlier.p50))} ms, p99 ${signed(median(later.p99) - median(earlier.p99))} ms (medians of the runs' percentiles)`);
   } finally {
     await Promise.all(started.map((server) => server.stop()));
     rmSync(before.dir, { recursive: true, force: true }); // the symlinks go, the packages they point at stay

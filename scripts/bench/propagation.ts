@@ -34,12 +34,12 @@ const PASSWORD = 'correct horse battery staple';
 const KINDS = ['sql revoke', 'sql expiry', 'sql role', 'api revoke'] as const;
 type Kind = (typeof KINDS)[number];
 
-interface Answer {
+export interface Answer {
   readonly status: number;
   readonly body: Record<string, unknown>;
 }
 
-async function call(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<Answer> {
+export async function call(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<Answer> {
   const res = await fetch(`${base}${AUTH}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
@@ -49,7 +49,7 @@ async function call(base: string, method: string, path: string, headers: Record<
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
-function intFromEnv(name: string, fallback: number, minimum: number): number {
+export function intFromEnv(name: string, fallback: number, minimum: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
@@ -57,7 +57,23 @@ function intFromEnv(name: string, fallback: number, minimum: number): number {
   return value;
 }
 
-const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+/** A member written as an operator would (role `member`, no usable password); returns its id. */
+export async function insertMember(operator: Client, tenantId: string): Promise<string> {
+  const memberId = randomUUID();
+  await operator.query(
+    `insert into users (id, tenant_id, email, password_hash, role, created_at) values ($1, $2, $3, 'not-a-hash', 'member', now())`,
+    [memberId, tenantId, `bench-member-${memberId}@example.com`],
+  );
+  return memberId;
+}
+
+/** A bearer token for the member, signed as the bench's service signs them, at the given auth version. */
+export function memberToken(tenantId: string, userId: string, role: string, authVersion: number): Record<string, string> {
+  const claims = { tenantId, userId, email: 'member@example.com', role, authVersion };
+  return { authorization: `Bearer ${jwt.sign(claims, BENCH_JWT_SECRET, { algorithm: 'HS256', expiresIn: '1h' })}` };
+}
+
+export const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 interface Observation {
   readonly kind: Kind;
@@ -125,14 +141,8 @@ async function main(): Promise<void> {
       keys.push({ id: created.body['id'] as string, raw: created.body['api_key'] as string });
     }
     // Members for the role changes, written as an operator would; tokens signed as the service signs them.
-    const memberId = randomUUID();
-    await operator.query(
-      `insert into users (id, tenant_id, email, password_hash, role, created_at) values ($1, $2, $3, 'not-a-hash', 'member', now())`,
-      [memberId, tenantId, `bench-propagation-member-${randomUUID()}@example.com`],
-    );
-    const tokenAt = (version: number, role: string) => ({
-      authorization: `Bearer ${jwt.sign({ tenantId, userId: memberId, email: 'member@example.com', role, authVersion: version }, BENCH_JWT_SECRET, { algorithm: 'HS256', expiresIn: '1h' })}`,
-    });
+    const memberId = await insertMember(operator, tenantId);
+    const tokenAt = (version: number, role: string) => memberToken(tenantId, memberId, role, version);
 
     const instances = [{ name: 'A' as const, server: a }, { name: 'B' as const, server: b }];
     const kept = keys.pop()!;

@@ -161,6 +161,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
 
     const feed = await openCredentialFeed(
       storage.listenForChanges, storage.storage, failed('credential changes'), parts.listenerTiming, config.credentialCache,
+      undefined, storage.shared ? { timeoutMs: config.freshnessTimeoutMs } : undefined,
     );
     closeables.add('credential listener', () => feed.close());
 
@@ -193,6 +194,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       keyUsage,
       credentialChanges: feed.changes,
       changePositions: feed.positions,
+      freshness: feed.freshness,
       serviceKeys: storage.serviceKeys,
       mailEnabled: mailer !== undefined,
       onBackgroundError: failed('background work'),

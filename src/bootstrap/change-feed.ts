@@ -1,6 +1,9 @@
 import { CachedCredentialStates, type CredentialCacheOptions } from '../adapters/cache/cached-credential-states';
 import { CredentialChangeFanOut } from '../adapters/cache/credential-change-fan-out';
 import { CredentialChangeFollower, DEFAULT_FOLLOWER, type FollowerOptions } from '../adapters/cache/credential-change-follower';
+import { InProcessFreshness } from '../adapters/cache/in-process-freshness';
+import { type FreshnessCheckOptions, SharedFreshnessCheck } from '../adapters/cache/shared-freshness-check';
+import type { Freshness } from '../application/ports/freshness';
 import type { Storage } from '../adapters/persistence/storage';
 import type { ListenForChanges } from './database';
 
@@ -12,6 +15,8 @@ export interface CredentialFeed {
   readonly changes: CredentialChangeFanOut;
   /** The instance's change position: how far it has followed the change log. */
   readonly positions: CredentialChangeFollower;
+  /** What every credential check confirms before it answers from memory. */
+  readonly freshness: Freshness;
   close(): Promise<void>;
 }
 
@@ -28,15 +33,24 @@ function assemble(storage: Storage, onError: (error: unknown) => void, cache: Cr
   return { credentials, changes, positions, stop: () => stops.forEach((stop) => stop()) };
 }
 
+/** The shared check when other processes write the storage (`shared`), else nothing to check. */
+function freshnessOf(storage: Storage, positions: CredentialChangeFollower, onError: (error: unknown) => void, shared: FreshnessCheckOptions | undefined): Freshness {
+  if (!shared) return new InProcessFreshness(positions);
+  const { changeLog } = storage;
+  return new SharedFreshnessCheck(() => changeLog.head(), positions, onError, shared);
+}
+
 /**
  * The cache, its fan-out and its follower over a storage whose every writer is in this process
  * (memory: it tells the follower of each change itself), or for a test that listens to nothing
- * else. Following starts from the log's head.
+ * else. Following starts from the log's head. A test's instance that hears no notification but
+ * shares its database (`shared`) still confirms freshness on every check.
  */
 export async function localCredentialFeed(
   storage: Storage,
   cache?: CredentialCacheOptions,
   onError: (error: unknown) => void = (error) => console.error('credential changes:', error),
+  shared?: FreshnessCheckOptions,
 ): Promise<CredentialFeed> {
   const feed = assemble(storage, onError, cache, DEFAULT_FOLLOWER);
   await feed.positions.listening();
@@ -44,6 +58,7 @@ export async function localCredentialFeed(
     credentials: feed.credentials,
     changes: feed.changes,
     positions: feed.positions,
+    freshness: freshnessOf(storage, feed.positions, onError, shared),
     close: async () => {
       feed.stop();
       feed.positions.close();
@@ -58,6 +73,11 @@ export async function localCredentialFeed(
  * the log and the cache forgets what it names. While the listener is disconnected the cache keeps
  * nothing and change streams are closed; at start it keeps nothing until the listener is listening
  * and the log's head is read.
+ *
+ * The notification crosses a socket, so a request sent right after a commit can overtake it. When
+ * other processes write the database (`shared`: Postgres), every credential check first confirms
+ * freshness by reading the log's head (SharedFreshnessCheck); on the embedded database, whose
+ * every writer is in this process, the notification arrives before the writer's statement returns.
  */
 export async function openCredentialFeed(
   listenForChanges: ListenForChanges | undefined,
@@ -66,8 +86,9 @@ export async function openCredentialFeed(
   timing?: Parameters<ListenForChanges>[1],
   cache?: CredentialCacheOptions,
   follower: FollowerOptions = SQL_FOLLOWER,
+  shared?: FreshnessCheckOptions,
 ): Promise<CredentialFeed> {
-  if (!listenForChanges) return localCredentialFeed(storage, cache, onError);
+  if (!listenForChanges) return localCredentialFeed(storage, cache, onError, shared);
   const feed = assemble(storage, onError, cache, follower);
   feed.credentials.suspend();
 
@@ -99,6 +120,7 @@ export async function openCredentialFeed(
     credentials: feed.credentials,
     changes: feed.changes,
     positions: feed.positions,
+    freshness: freshnessOf(storage, feed.positions, onError, shared),
     close: async () => {
       closed = true;
       clearTimeout(listeningAgain);

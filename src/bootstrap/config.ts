@@ -1,6 +1,7 @@
 import { bool, cleanEnv, makeValidator, port, str, url } from 'envalid';
 import proxyAddr from 'proxy-addr';
 import { DEVELOPMENT_TENANT_WALL_KEY } from '../adapters/persistence/kysely/driver/tenant-walls';
+import { DEFAULT_FRESHNESS_TIMEOUT_MS } from '../adapters/cache/shared-freshness-check';
 import { PASSWORD_POLICIES, type PasswordPolicyName } from '../domain/password-policy';
 import { signingKeyProblems } from './signing-key-problems';
 
@@ -83,6 +84,11 @@ export interface Config {
     /** Counted at the documented bytes a token plus its claims' characters. */
     readonly memoryBytes: number;
   };
+  /**
+   * On Postgres, the longest a request waits for the instance to confirm that it has applied every
+   * credential change committed before the request (shared-freshness-check.ts); past it, 503.
+   */
+  readonly freshnessTimeoutMs: number;
   /** API keys' last_used_at, gathered in memory and written once per interval. */
   readonly apiKeyUsage: {
     readonly intervalMs: number;
@@ -268,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     CREDENTIAL_CACHE_MB: positiveInt({ default: 96 }),
     CREDENTIAL_CACHE_TTL_SECONDS: positiveInt({ default: 600 }),
     VERIFIED_TOKEN_CACHE_MB: positiveInt({ default: 64 }),
+    FRESHNESS_TIMEOUT_MS: positiveInt({ default: DEFAULT_FRESHNESS_TIMEOUT_MS }),
     API_KEY_USAGE_FLUSH_SECONDS: positiveInt({ default: 60 }),
     API_KEY_USAGE_KEYS_PER_STATEMENT: positiveInt({ default: 10_000 }),
     API_KEY_USAGE_MAX_PENDING: positiveInt({ default: 200_000 }),
@@ -387,6 +394,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     shutdown: { graceMs: cleaned.SHUTDOWN_GRACE_MS, delayMs: cleaned.SHUTDOWN_DELAY_MS },
     credentialCache: { memoryBytes: cleaned.CREDENTIAL_CACHE_MB * 2 ** 20, ttlMs: cleaned.CREDENTIAL_CACHE_TTL_SECONDS * 1000 },
     verifiedTokens: { memoryBytes: cleaned.VERIFIED_TOKEN_CACHE_MB * 2 ** 20 },
+    freshnessTimeoutMs: cleaned.FRESHNESS_TIMEOUT_MS,
     apiKeyUsage: {
       intervalMs: cleaned.API_KEY_USAGE_FLUSH_SECONDS * 1000,
       keysPerStatement: cleaned.API_KEY_USAGE_KEYS_PER_STATEMENT,

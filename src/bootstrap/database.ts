@@ -46,6 +46,12 @@ export interface OpenedStorage {
    */
   readonly listenForChanges: ListenForChanges | undefined;
   /**
+   * Other processes may write this database (Postgres: other instances, an operator's SQL), so
+   * each credential check confirms that the instance has heard of every committed change
+   * (change-feed.ts). False in memory and on the embedded database, which one process owns.
+   */
+  readonly shared: boolean;
+  /**
    * What the serving login could do beyond the app role (superuser, owner of the tables, ...), for a
    * warning at start; empty for a least-privileged login, and on PGlite, whose one session is
    * always a superuser's (the embedded database has no logins to choose from).
@@ -71,6 +77,7 @@ export function openMemoryStorage(storage: Storage = createMemoryStorage()): Ope
     pendingMigrations: async () => [],
     poolStats: undefined,
     listenForChanges: undefined,
+    shared: false,
     loginRisks: [],
     serviceKeys: new MemoryServiceKeys(storage.changeLog instanceof MemoryChangeLog ? storage.changeLog : undefined),
   };
@@ -137,6 +144,7 @@ export async function openStorage(
     loginRisks,
     storage: createKyselyStorage(opened, close),
     listenForChanges: changeListenerFor(config.databaseUrl, opened),
+    shared: config.databaseUrl !== undefined,
     moduleStore: kyselyModuleStore(opened),
     location: locationOf(config),
     appliedMigrations,

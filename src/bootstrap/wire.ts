@@ -19,6 +19,7 @@ import type { CommonPasswords } from '../application/ports/common-passwords';
 import type { Clock } from '../application/ports/clock';
 import type { CredentialChangeFeed } from '../application/ports/credential-change-feed';
 import type { CredentialStates } from '../application/ports/credential-states';
+import type { Freshness } from '../application/ports/freshness';
 import type { IdGenerator } from '../application/ports/ids';
 import type { DeviceProofs } from '../application/ports/device-proofs';
 import type { LoginThrottle } from '../application/ports/login-throttle';
@@ -63,6 +64,8 @@ export interface Services {
   readonly credentialChanges: CredentialChangeFeed;
   /** How far the instance has followed the change log, for introspection answers. */
   readonly changePositions: ChangePositions;
+  /** Confirmed by every credential check before it answers from memory (change-feed.ts). */
+  readonly freshness: Freshness;
   /** Where service keys are looked up. */
   readonly serviceKeys: ServiceKeyLookup;
   /** Where last_used_at is kept. */
@@ -110,7 +113,7 @@ function afterRandomDelay(work: () => void): { cancel(): void } {
 export async function buildUseCases(storage: Storage, services: Services, policy: Policy): Promise<UseCases> {
   const { repos, unitOfWork } = storage;
   const { hasher, tokens, ids, secrets, clock, loginThrottle, deviceProofs, credentials, credentialChanges, keyUsage, serviceKeys } = services;
-  const positions = services.changePositions;
+  const { changePositions: positions, freshness } = services;
   // The one place this instance forgets what it changed: right after each unit of work commits.
   storage.afterCommit((changes) => {
     for (const change of changes) credentials.forget(change);
@@ -122,9 +125,9 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   const postbox = new Postbox({ enabled: services.mailEnabled, ids, clock, trail });
   const emailTokens = new EmailTokens({ ids, secrets, clock });
   const verification = { postbox, emailTokens, verifyTtlSeconds: policy.mailTokens.verifyTtlSeconds };
-  const authenticate = new Authenticate({ credentials, keyUsage, tokens, secrets, clock });
+  const authenticate = new Authenticate({ credentials, freshness, keyUsage, tokens, secrets, clock });
   const authenticateService = new AuthenticateService({
-    serviceKeys, secrets, clock, trustForMs: policy.serviceKeyTrustMs ?? DEFAULT_SERVICE_KEY_TRUST_MS,
+    serviceKeys, secrets, clock, freshness, trustForMs: policy.serviceKeyTrustMs ?? DEFAULT_SERVICE_KEY_TRUST_MS,
   });
   // A service key revoked or re-scoped is no longer trusted from the moment the change is applied.
   credentialChanges.watch(authenticateService);
@@ -166,7 +169,7 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     listAuditEvents: new ListAuditEvents({ auditEvents, moduleActions: policy.moduleAuditActions }),
     recordRefusal: new RecordRefusal({ auditEvents, trail }),
     authenticateService,
-    introspect: new Introspect({ authenticate, credentials, tokens, secrets, positions }),
+    introspect: new Introspect({ authenticate, credentials, tokens, secrets, positions, freshness }),
     credentialChanges,
   };
 }

@@ -188,3 +188,16 @@ export class EmailUnchanged extends DomainError {
   readonly code = 'EMAIL_UNCHANGED';
   constructor() { super('new_email is already the address of this account'); }
 }
+
+/**
+ * The instance could not confirm, in time, that it has applied every credential change committed
+ * before the request (its database did not answer): it refuses rather than answer from memory
+ * that may be stale. Retrying is right; the client is told when.
+ */
+export class AuthenticationUnavailable extends DomainError {
+  readonly code = 'AUTHENTICATION_UNAVAILABLE';
+  readonly retryAfterSeconds = 1;
+  constructor(cause?: unknown) {
+    super('Authentication unavailable', { cause });
+  }
+}

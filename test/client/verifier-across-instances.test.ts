@@ -81,9 +81,12 @@ describeIfPostgres('the verifier library, its stream on one Portcullis instance 
     const heard = service.nextChange((change) => change.kind === 'api_key' && change.keyId === id);
     await request(a.app).delete(`${AUTH}/api-keys/${id}`).set(bearer(owner)).expect(200);
     const change = await heard;
-    // B is behind: asked without a position, it still answers from what it remembers.
+    // B has not heard of it yet; asked even without a position, it first confirms freshness
+    // (reads the log's head and catches up), so it never answers from what it remembers.
     expect(b.positions.current).toBeLessThan(change.position);
-    expect((await introspectOnB({ api_key: key })).body).toMatchObject({ active: true });
+    const onB = (await introspectOnB({ api_key: key })).body as { active: boolean; position: number };
+    expect(onB.active).toBe(false);
+    expect(onB.position).toBeGreaterThanOrEqual(change.position);
 
     expectError(await whoami({ 'x-api-key': key }), 401, 'Invalid API key');
     proxy.delay(0);
@@ -104,7 +107,7 @@ describeIfPostgres('the verifier library, its stream on one Portcullis instance 
     await request(a.app).delete(`${AUTH}/members/${admin.userId}`).set(bearer(owner)).expect(200);
     const change = await heard;
     expect(b.positions.current).toBeLessThan(change.position);
-    expect((await introspectOnB({ token: admin.token })).body).toMatchObject({ active: true });
+    expect((await introspectOnB({ token: admin.token })).body).toMatchObject({ active: false });
     expectError(await whoami(bearer(admin)), 401, 'Invalid or expired token');
     expectError(await whoami({ 'x-api-key': key }), 401, 'Invalid API key');
 

@@ -10,6 +10,7 @@ import { APP_ROLE } from '../../src/adapters/persistence/kysely/migrations/0002-
 import {
   CHANGE_LOG_TABLE, FORGET_EVERY_CREDENTIAL, PRUNE_CHANGES_SUBJECT, PRUNE_CREDENTIAL_CHANGES, READ_CHANGES_SUBJECT, READ_CREDENTIAL_CHANGES,
 } from '../../src/adapters/persistence/kysely/migrations/0010-credential-change-log';
+import { READ_CHANGE_HEAD } from '../../src/adapters/persistence/kysely/migrations/0015-credential-change-head';
 import { createKyselyStorage } from '../../src/adapters/persistence/kysely/repositories/kysely-storage';
 import { DEVELOPMENT_TENANT_WALL_KEY, TenantWalls } from '../../src/adapters/persistence/kysely/driver/tenant-walls';
 import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/repositories/service-key-repository';
@@ -97,6 +98,15 @@ function describeChangeLog(name: string, open: () => Promise<Backend>): void {
       expect(logged[1]!.position).toBeGreaterThan(logged[0]!.position);
     });
 
+    it('answers the head alone as a read does, before and after a change', async () => {
+      const { tenant, user } = await seeded(backend.storage);
+      expect(await log.head()).toBe(await headOf(log));
+      await backend.storage.repos.users.changeRole(tenant.id, user.id, 'viewer');
+      const after = await log.head();
+      expect(after).toBe(await headOf(log));
+      expect(await since(log, after - 1)).toEqual([expect.objectContaining({ position: after, kind: 'user', userId: user.id })]);
+    });
+
     it('takes no position for a change rolled back: the next one follows without a hole', async () => {
       const { tenant, user } = await seeded(backend.storage);
       const before = await headOf(log);
@@ -163,10 +173,11 @@ function describeChangeLog(name: string, open: () => Promise<Backend>): void {
                  exists (select from aclexplode(p.proacl) acl where acl.grantee = 0) as public_can,
                  has_function_privilege(${APP_ROLE}, p.oid, 'execute') as app_can
           from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-          where n.nspname = 'public' and p.proname in (${sql.join([READ_CREDENTIAL_CHANGES, PRUNE_CREDENTIAL_CHANGES, FORGET_EVERY_CREDENTIAL])})
+          where n.nspname = 'public' and p.proname in (${sql.join([READ_CREDENTIAL_CHANGES, PRUNE_CREDENTIAL_CHANGES, FORGET_EVERY_CREDENTIAL, READ_CHANGE_HEAD])})
           order by p.proname`.execute(backend.owner!);
         expect(rows).toEqual([
           { name: READ_CREDENTIAL_CHANGES, definer: true, public_can: false, app_can: true },
+          { name: READ_CHANGE_HEAD, definer: true, public_can: false, app_can: true },
           { name: FORGET_EVERY_CREDENTIAL, definer: true, public_can: false, app_can: false },
           { name: PRUNE_CREDENTIAL_CHANGES, definer: true, public_can: false, app_can: true },
         ].sort((a, b) => (a.name < b.name ? -1 : 1)));
@@ -312,6 +323,7 @@ describeIfPostgres('the credential change log, Postgres', (url) => {
         expect(payloads.every((payload) => payload === '')).toBe(true);
         await expect(client.query(`select * from ${READ_CREDENTIAL_CHANGES}(0, 10, '')`)).rejects.toThrow(/permission denied/);
         await expect(client.query(`select * from ${CHANGE_LOG_TABLE}`)).rejects.toThrow(/permission denied/);
+        await expect(client.query(`select ${READ_CHANGE_HEAD}()`)).rejects.toThrow(/permission denied/);
       } finally {
         await client.end().catch(() => undefined);
         await sql`revoke connect on database ${sql.id(here!.name)} from ${sql.id(name)}`.execute(owner.db);

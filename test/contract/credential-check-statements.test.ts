@@ -23,8 +23,10 @@ function describeCredentialCheck(backend: SqlBackend, open: () => Promise<Opened
     let opened: OpenedStorage;
     let storage: Storage;
     beforeAll(async () => {
-      // Nothing listening: no follower reads the change log in the background of a count.
-      opened = { ...(await open()), listenForChanges: undefined };
+      // Nothing listening: no follower reads the change log in the background of a count. The
+      // freshness check's one statement per round (shared by every request of the round) is not the
+      // credential check's: it is off here, and proved in test/unit/shared-freshness-check.test.ts.
+      opened = { ...(await open()), listenForChanges: undefined, shared: false };
       storage = opened.storage;
     });
     afterAll(async () => {

@@ -12,6 +12,7 @@ import {
 } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
 import { LOOKUP_MEMBER_AUTH_STATE, RECORD_API_KEY_USES } from '../../src/adapters/persistence/kysely/migrations/0008-credential-check-statements';
 import { PRUNE_CREDENTIAL_CHANGES, READ_CREDENTIAL_CHANGES } from '../../src/adapters/persistence/kysely/migrations/0010-credential-change-log';
+import { READ_CHANGE_HEAD } from '../../src/adapters/persistence/kysely/migrations/0015-credential-change-head';
 import { APPLIED_MODULE_MIGRATIONS } from '../../src/adapters/persistence/kysely/migrations/0011-module-readiness-and-audit-action-index';
 import {
   LIST_PENDING_INVITES, PROOF_OK, WALL_KEY_STATE, WALL_SETTING, WALL_TENANT,
@@ -323,7 +324,7 @@ export function describeTenantWallCases(
       expect(rows.map((row) => row.name)).toEqual([
         'applied_migrations', APPLIED_MODULE_MIGRATIONS, LIST_API_KEYS, LIST_MEMBERS, LIST_PENDING_INVITES, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE,
         LOOKUP_USER_BY_EMAIL, PRUNE_CREDENTIAL_CHANGES, READ_CREDENTIAL_CHANGES, WALL_KEY_STATE, WALL_TENANT, RECORD_API_KEY_USES,
-        LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL,
+        LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL, READ_CHANGE_HEAD,
       ].sort());
     });
 

@@ -11,7 +11,7 @@ import { SystemClock } from '../../src/adapters/time/system-clock';
 import { openStorage, type OpenedStorage } from '../../src/bootstrap/database';
 import { readinessProbe } from '../../src/bootstrap/readiness';
 import { AUTH, bearer, createApiKey, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
-import { expectServiceUnavailable } from '../support/http-app';
+import { expectAuthenticationUnavailable, expectServiceUnavailable } from '../support/http-app';
 import { describeIfPostgres } from '../support/postgres';
 import { postgresTarget, TcpProxy, throughPort } from '../support/tcp-proxy';
 import { uniqueEmail } from '../support/test-use-cases';
@@ -35,6 +35,7 @@ describeIfPostgres('Postgres outage, cut for real through a TCP proxy', (url) =>
   let keyUsage: BatchedApiKeyUsage;
   let shuttingDown = false;
   const logged: unknown[] = [];
+  const backgroundErrors: unknown[] = [];
   const idleErrors: Error[] = [];
   let account: Account;
   let apiKey: string;
@@ -52,6 +53,7 @@ describeIfPostgres('Postgres outage, cut for real through a TCP proxy', (url) =>
     // Nothing listening for changes: what the instance answers is decided by the requests alone.
     ({ app } = await buildTestApp({}, { opened: { ...opened, listenForChanges: undefined }, keyUsage }, {
       onError: (error) => logged.push(error),
+      onBackgroundError: (error) => backgroundErrors.push(error),
       readiness: readinessProbe({ isShuttingDown: () => shuttingDown, pendingMigrations: opened.pendingMigrations, timeoutMs: 3_000 }),
     }));
     account = await signupOwner(app, 'Outage');
@@ -72,8 +74,15 @@ describeIfPostgres('Postgres outage, cut for real through a TCP proxy', (url) =>
   const databaseRoutes = (): Array<[string, () => PromiseLike<Response>]> => [
     ['signup', () => request(app).post(`${AUTH}/signup`).send({ email: uniqueEmail('down'), password: PASSWORD, tenant_name: 'Down' })],
     ['login', () => request(app).post(`${AUTH}/login`).send({ email: account.email, password: PASSWORD })],
+  ];
+  /**
+   * On Postgres every credential check first confirms that the instance has applied every change
+   * committed before the request; cut off, it cannot, and refuses rather than answer from memory.
+   */
+  const protectedRoutes = (): Array<[string, () => PromiseLike<Response>]> => [
     ['GET /invites', () => request(app).get(`${AUTH}/invites`).set(bearer(account))],
     ['API key authentication', () => request(app).get(`${AUTH}/me`).set('x-api-key', apiKey)],
+    ['bearer token authentication', () => request(app).get(`${AUTH}/me`).set(bearer(account))],
   ];
 
   async function expectRecovered(): Promise<void> {
@@ -87,21 +96,29 @@ describeIfPostgres('Postgres outage, cut for real through a TCP proxy', (url) =>
   it('connection refused: every route that needs the database answers 503 with Retry-After within seconds; the rest still works; recovery without a restart', async () => {
     await proxy.cut();
     const loggedBefore = logged.length;
+    const backgroundBefore = backgroundErrors.length;
     for (const [name, send] of databaseRoutes()) {
       const { res, ms } = await timed(send);
       expect({ name, status: res.status }).toEqual({ name, status: 503 });
       expectServiceUnavailable(res);
       expect(ms).toBeLessThan(ANSWER_WITHIN_MS);
     }
-    // Each refusal reaches the error log (operators must see an outage) as what it is, with the driver's error as its cause.
+    for (const [name, send] of protectedRoutes()) {
+      const { res, ms } = await timed(send);
+      expect({ name, status: res.status }).toEqual({ name, status: 503 });
+      expectAuthenticationUnavailable(res);
+      expect(ms).toBeLessThan(ANSWER_WITHIN_MS);
+    }
+    // Each refusal reaches the error log (operators must see an outage) as what it is, with the driver's error as its cause;
+    // the freshness check's failure is logged once for the outage, not once per request.
     const reported = logged.slice(loggedBefore);
     expect(reported).toHaveLength(databaseRoutes().length);
-    for (const error of reported) {
+    for (const error of [...reported, ...backgroundErrors.slice(backgroundBefore)]) {
       expect(error).toBeInstanceOf(StorageUnavailable);
       expect((error as Error).cause).toBeDefined();
     }
-    // A bearer token needs no database, and liveness asks nothing: neither is disturbed.
-    expect((await request(app).get(`${AUTH}/me`).set(bearer(account))).status).toBe(200);
+    expect(backgroundErrors.length - backgroundBefore).toBe(1);
+    // Liveness asks nothing: it is not disturbed.
     expect((await request(app).get('/healthz')).status).toBe(200);
     const readiness = await request(app).get('/readyz');
     expect(readiness.status).toBe(503);
@@ -117,7 +134,7 @@ describeIfPostgres('Postgres outage, cut for real through a TCP proxy', (url) =>
     proxy.hang();
     const answers = await Promise.all(Array.from({ length: 8 }, () => timed(() => request(app).get(`${AUTH}/invites`).set(bearer(account)))));
     for (const { res, ms } of answers) {
-      expectServiceUnavailable(res);
+      expectAuthenticationUnavailable(res);
       expect(ms).toBeLessThan(ANSWER_WITHIN_MS);
     }
     const readiness = await timed(() => request(app).get('/readyz'));

@@ -10,6 +10,7 @@ import type { PasswordPolicyName } from '../../src/domain/password-policy';
 import { ownerView } from './owner-view';
 import { assembleForTest, testConfig } from './test-use-cases';
 import { openTestStorage, type TestDatabase } from './test-storage';
+import type { OpenedStorage } from '../../src/bootstrap/database';
 
 export interface DatabaseApp {
   readonly app: RequestListener;
@@ -30,14 +31,27 @@ export interface DatabaseApp {
   close(): Promise<void>;
 }
 
+const TEST_FRESHNESS_TIMEOUT_MS = 10_000;
+
 const GENEROUS_LIMITS = { global: 100_000, login: 100_000, signup: 100_000, recovery: 100_000 };
 
 export interface DatabaseAppOptions {
   /**
-   * main listens for the database's credential-change announcements; so does this app unless told
-   * not to (to show what an instance that does not listen would keep serving).
+   * main listens for the database's credential-change announcements and, on Postgres, confirms
+   * freshness on every credential check; so does this app unless told not to (false: neither, to
+   * show what an instance that does not follow the database would keep serving).
    */
   readonly changeFeed?: boolean;
+  /**
+   * False: no listener, so no notification is ever heard, but every credential check still
+   * confirms freshness (to show the check alone keeps an instance exact).
+   */
+  readonly notifications?: boolean;
+  /**
+   * FRESHNESS_TIMEOUT_MS. Unset: TEST_FRESHNESS_TIMEOUT_MS, so that a test machine busy with other
+   * suites is not taken for a database that does not answer; tests of the bound set their own.
+   */
+  readonly freshnessTimeoutMs?: number;
   readonly clock?: Clock;
   /** How often an idle change stream carries a heartbeat; the app's default otherwise. */
   readonly changeHeartbeatMs?: number;
@@ -47,6 +61,11 @@ export interface DatabaseAppOptions {
   readonly passwordPolicy?: PasswordPolicyName;
   /** Where e-mailed links point (PUBLIC_URL); unset, the development default. */
   readonly publicUrl?: string;
+}
+
+function followed(opened: OpenedStorage, options: DatabaseAppOptions): OpenedStorage {
+  if (options.changeFeed === false) return { ...opened, listenForChanges: undefined, shared: false };
+  return options.notifications === false ? { ...opened, listenForChanges: undefined } : opened;
 }
 
 /**
@@ -62,8 +81,9 @@ export async function databaseApp(
   const ownerPool = database !== 'pglite' && database.servingLogin ? openPostgres(database.postgres, { max: 2 }) : undefined;
   const opened = await openTestStorage(database, moduleMigrationsOf(modules), 20);
   const assembly = await assembleForTest(
-    { opened: options.changeFeed === false ? { ...opened, listenForChanges: undefined } : opened, clock: options.clock, modules },
+    { opened: followed(opened, options), clock: options.clock, modules },
     testConfig({ passwordPolicy: options.passwordPolicy }, {
+      freshnessTimeoutMs: options.freshnessTimeoutMs ?? TEST_FRESHNESS_TIMEOUT_MS,
       corsOrigin: 'http://localhost:5173',
       rateLimits: { ...GENEROUS_LIMITS, introspect: 100_000 },
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),

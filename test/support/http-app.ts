@@ -46,6 +46,7 @@ export async function buildTestApp(
     rateLimitStore,
     changeHeartbeatMs: appOptions.changeHeartbeatMs,
     consoleFiles: appOptions.consoleFiles,
+    onBackgroundError: appOptions.onBackgroundError,
     onError: (err) => {
       logged.push(err);
       appOptions.onError?.(err);
@@ -72,6 +73,8 @@ export interface TestAppOptions {
   readonly changeStreamLimits?: Partial<Config['changeStreams']>;
   readonly consoleFiles?: AssemblyParts['consoleFiles'];
   readonly onError?: (err: unknown) => void;
+  /** Off-request-path failures (the change log, the freshness check); the console when unset. */
+  readonly onBackgroundError?: (err: unknown) => void;
 }
 
 /** Sends one request after another: the order of counting matters to a rate limit. */
@@ -104,9 +107,14 @@ export function expectTooManyRequests(res: Response, options: { policy?: string;
 }
 
 /** A store-failure refusal: 503, the fixed body, and a Retry-After; never a 500, never a pass. */
-export function expectServiceUnavailable(res: Response): void {
+export function expectServiceUnavailable(res: Response, error = 'Service unavailable'): void {
   expect(res.status).toBe(503);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
-  expect(res.body).toEqual({ error: 'Service unavailable' });
+  expect(res.body).toEqual({ error });
   expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+}
+
+/** An instance that could not confirm it has applied every committed credential change refuses, never answers from memory. */
+export function expectAuthenticationUnavailable(res: Response): void {
+  expectServiceUnavailable(res, 'Authentication unavailable');
 }

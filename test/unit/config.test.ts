@@ -181,6 +181,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ API_KEY_USAGE_FLUSH_SECONDS: 'soon' })).toThrow(/API_KEY_USAGE_FLUSH_SECONDS/);
   });
 
+  it('reads FRESHNESS_TIMEOUT_MS, the bound on confirming freshness before a 503, with its default of a second', () => {
+    expect(loadConfig({}).freshnessTimeoutMs).toBe(1_000);
+    expect(loadConfig({ FRESHNESS_TIMEOUT_MS: '250' }).freshnessTimeoutMs).toBe(250);
+    expect(() => loadConfig({ FRESHNESS_TIMEOUT_MS: '0' })).toThrow(/FRESHNESS_TIMEOUT_MS/);
+  });
+
   it('names each bad operations setting', () => {
     let error: unknown;
     try {

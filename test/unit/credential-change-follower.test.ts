@@ -28,6 +28,10 @@ class CountedLog implements CredentialChangeLog {
     return this.override ? this.override(page) : page;
   }
 
+  async head(): Promise<number> {
+    return (await this.read(Number.MAX_SAFE_INTEGER, 0)).head;
+  }
+
   prune(): Promise<number> {
     return this.inner.prune();
   }
@@ -134,6 +138,34 @@ describe('following the credential change log', () => {
     expect(await follower.reach(1)).toBe(3);
     expect(log.reads).toBe(reads); // already there: no read
     expect(await follower.reach(99)).toBe(3);
+  });
+
+  it('reach: under a steady stream of changes, answers after the first pass that began after the call, not when the stream stops', async () => {
+    // Every read takes a turn of the event loop, during which another commit is notified: the stream
+    // ends on its own only after 50 reads.
+    class StreamingLog extends CountedLog {
+      follower: CredentialChangeFollower | undefined;
+      override async read(after: number, limit: number): Promise<ChangeLogPage> {
+        const page = await super.read(after, limit);
+        if (this.reads < 50) {
+          this.inner.append([user()]);
+          this.follower?.wake(true);
+          await nextTurn();
+        }
+        return page;
+      }
+    }
+    const log = new StreamingLog();
+    const follower = new CredentialChangeFollower(log, new CachedCredentialStates({
+      users: { findAuthState: async () => null }, apiKeys: { findActiveByHash: async () => null },
+    }), new CredentialChangeFanOut(false), () => undefined);
+    await follower.listening();
+    log.follower = follower;
+    log.inner.append([user()]);
+    const readsBefore = log.reads;
+    expect(await follower.reach(1)).toBeGreaterThanOrEqual(1);
+    expect(log.reads - readsBefore).toBeLessThan(5); // a pass or two, not the whole stream
+    await follower.caughtUp();
   });
 
   it('a position skipped (pruned before it was read) or gone back (a restored database) interrupts everyone and starts from the head', async () => {

@@ -63,6 +63,9 @@ export class CredentialChangeFollower implements ChangePositions {
   private again = false;
   private retry: NodeJS.Timeout | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
+  /** Passes over the log started so far, and the callers of `reach` waiting for one that started after them. */
+  private passes = 0;
+  private waiting: Array<{ readonly after: number; readonly resolve: (position: ChangePosition) => void; readonly reject: (error: unknown) => void }> = [];
 
   constructor(
     private readonly log: CredentialChangeLog,
@@ -119,9 +122,17 @@ export class CredentialChangeFollower implements ChangePositions {
     });
   }
 
-  async reach(position: ChangePosition): Promise<ChangePosition> {
-    if (position > this.applied) await this.pump();
-    return this.applied;
+  /**
+   * Resolves after the first pass over the log that starts after the call, not when reading stops:
+   * under a steady stream of changes the reading goes round again and again, and a caller (every
+   * freshness check) must not wait for a quiet moment that may not come.
+   */
+  reach(position: ChangePosition): Promise<ChangePosition> {
+    if (position <= this.applied) return Promise.resolve(this.applied);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ after: this.passes, resolve, reject });
+      this.pump().catch(() => undefined); // a failed pass rejects the waiters itself
+    });
   }
 
   /** Resolves once every change committed before the call has been applied (for tests and the test kit). */
@@ -132,6 +143,7 @@ export class CredentialChangeFollower implements ChangePositions {
 
   close(): void {
     this.closed = true;
+    this.settleWaiters(Number.POSITIVE_INFINITY);
     clearTimeout(this.retry);
     for (const timer of this.timers.splice(0)) clearInterval(timer);
   }
@@ -152,16 +164,30 @@ export class CredentialChangeFollower implements ChangePositions {
     do {
       this.again = false;
       const wakesSeen = this.wakes;
+      const pass = ++this.passes;
       try {
         await this.readAll();
       } catch (error) {
         // The cache stays fenced (nothing answered from memory) until a read succeeds.
         this.onError(error);
         this.scheduleRetry();
+        this.settleWaiters(Number.POSITIVE_INFINITY, error); // reading stops here: nobody waits on for it
         throw error;
       }
       if (wakesSeen >= this.fencedAt) this.cache.unfence();
+      this.settleWaiters(pass);
     } while (this.again);
+  }
+
+  /** Every caller of `reach` that was waiting before pass `pass` began: it has been read for them (or failed). */
+  private settleWaiters(pass: number, error?: unknown): void {
+    if (this.waiting.length === 0) return;
+    const settled = this.waiting.filter((waiter) => waiter.after < pass);
+    this.waiting = this.waiting.filter((waiter) => waiter.after >= pass);
+    for (const waiter of settled) {
+      if (error === undefined) waiter.resolve(this.applied);
+      else waiter.reject(error);
+    }
   }
 
   private async readAll(): Promise<void> {

@@ -3,6 +3,7 @@ import { isWellFormedServiceKey, type ServiceCaller } from '../../domain/service
 import type { Clock } from '../ports/clock';
 import type { CredentialChangeWatcher } from '../ports/credential-change-feed';
 import type { LoggedChange } from '../ports/credential-change-log';
+import type { Freshness } from '../ports/freshness';
 import type { Secrets } from '../ports/secrets';
 import type { ServiceKeyLookup } from '../ports/service-keys';
 
@@ -10,6 +11,8 @@ export interface AuthenticateServiceDeps {
   readonly serviceKeys: ServiceKeyLookup;
   readonly secrets: Secrets;
   readonly clock: Clock;
+  /** Confirmed before a remembered key is trusted, so a revocation committed before the call is in force for it. */
+  readonly freshness: Freshness;
   /**
    * How long a verified key is trusted without reading storage again. A revocation logged in the
    * change log ends the trust at once (`changes`); this bounds it should the instance not hear one.
@@ -51,7 +54,8 @@ export class AuthenticateService implements CredentialChangeWatcher {
 
   async execute(rawKey: string | undefined): Promise<ServiceCaller> {
     if (rawKey === undefined || !isWellFormedServiceKey(rawKey)) throw new InvalidServiceKey();
-    const { serviceKeys, secrets, clock, trustForMs } = this.deps;
+    const { serviceKeys, secrets, clock, trustForMs, freshness } = this.deps;
+    await freshness.confirm(); // a revocation it applies is forgotten below (`changes`)
     const hash = secrets.sha256Hex(rawKey);
     const now = clock.now().getTime();
     const hit = this.remembered.get(hash);

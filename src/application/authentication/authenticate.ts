@@ -5,6 +5,7 @@ import { INITIAL_AUTH_VERSION } from '../../domain/user';
 import type { ApiKeyUsage } from '../ports/api-key-usage';
 import type { Clock } from '../ports/clock';
 import type { CredentialStates } from '../ports/credential-states';
+import type { Freshness } from '../ports/freshness';
 import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
 
@@ -17,6 +18,8 @@ export interface Credentials {
 export interface AuthenticateDeps {
   /** Answered from each instance's memory on the hot path; see CredentialStates. */
   readonly credentials: CredentialStates;
+  /** Confirmed before members and keys are read, so a change committed before the request is in force for it. */
+  readonly freshness: Freshness;
   readonly keyUsage: ApiKeyUsage;
   readonly tokens: TokenService;
   readonly secrets: Secrets;
@@ -36,14 +39,20 @@ const BEARER = 'Bearer ';
 export class Authenticate {
   constructor(private readonly deps: AuthenticateDeps) {}
 
-  async execute(credentials: Credentials): Promise<Principal> {
-    if (credentials.apiKey !== undefined) return this.byApiKey(credentials.apiKey);
-    if (credentials.authorization?.startsWith(BEARER)) return this.byBearer(credentials.authorization.slice(BEARER.length));
+  /**
+   * `confirmed`: the caller has itself confirmed freshness since the request arrived (introspection,
+   * which reports the position it confirmed); otherwise a credential that is well formed waits for
+   * it here. Throws AuthenticationUnavailable when freshness cannot be confirmed.
+   */
+  async execute(credentials: Credentials, confirmed = false): Promise<Principal> {
+    if (credentials.apiKey !== undefined) return this.byApiKey(credentials.apiKey, confirmed);
+    if (credentials.authorization?.startsWith(BEARER)) return this.byBearer(credentials.authorization.slice(BEARER.length), confirmed);
     throw new MissingAuthentication();
   }
 
-  private async byApiKey(rawKey: string): Promise<Principal> {
+  private async byApiKey(rawKey: string, confirmed: boolean): Promise<Principal> {
     if (!isWellFormedApiKey(rawKey)) throw new InvalidApiKeyFormat();
+    if (!confirmed) await this.deps.freshness.confirm();
     const { credentials, secrets, clock, keyUsage } = this.deps;
     const key = await credentials.apiKey(apiKeyLookupPrefix(rawKey), secrets.sha256Hex(rawKey));
     const now = clock.now();
@@ -54,9 +63,10 @@ export class Authenticate {
     return { tenantId: key.tenantId, userId: key.userId, role: owner.role, method: 'api_key' };
   }
 
-  private async byBearer(token: string): Promise<Principal> {
+  private async byBearer(token: string, confirmed: boolean): Promise<Principal> {
     const claims = this.deps.tokens.verify(token);
     if (!claims) throw new InvalidToken();
+    if (!confirmed) await this.deps.freshness.confirm();
     const user = await this.deps.credentials.user(claims.tenantId, claims.userId);
     if (!user || user.authVersion !== (claims.authVersion ?? INITIAL_AUTH_VERSION)) throw new InvalidToken();
     // The claims as given: every role change raises the auth version, so a token this service issued

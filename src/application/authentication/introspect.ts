@@ -5,6 +5,7 @@ import { scopeCovers, type ServiceCaller } from '../../domain/service-key';
 import type { Authenticate } from './authenticate';
 import type { ChangePositions } from '../ports/change-positions';
 import type { CredentialStates } from '../ports/credential-states';
+import type { Freshness } from '../ports/freshness';
 import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
 
@@ -35,6 +36,7 @@ export interface IntrospectDeps {
   readonly tokens: TokenService;
   readonly secrets: Secrets;
   readonly positions: ChangePositions;
+  readonly freshness: Freshness;
 }
 
 /** The refusals of docs/contract.md, "Authentication of protected routes" that mean "this credential does not stand"; anything else (an outage) is thrown on. */
@@ -50,8 +52,9 @@ function isRefusal(error: unknown): boolean {
  * verifier already knows which credential it sent. A credential of a tenant the calling service
  * may not see is refused the same way.
  *
- * The answer carries this instance's change position, taken before the credential is checked, so
- * the answer reflects at least every change up to it. A verifier that has already heard of a
+ * The answer carries this instance's change position, confirmed fresh (Freshness) before the
+ * credential is checked: every change committed before the request is in force for it, and the
+ * answer reflects at least every change up to its position. A verifier that has already heard of a
  * later change says so (`minPosition`): the instance first reads the change log up to there, so
  * it never answers from a state the verifier knows to be gone.
  */
@@ -59,15 +62,16 @@ export class Introspect {
   constructor(private readonly deps: IntrospectDeps) {}
 
   async execute(request: IntrospectionRequest, caller: ServiceCaller, minPosition = 0): Promise<Introspection> {
-    const { authenticate, positions } = this.deps;
-    const position = minPosition > positions.current ? await positions.reach(minPosition) : positions.current;
+    const { authenticate, positions, freshness } = this.deps;
+    const confirmed = await freshness.confirm();
+    const position = minPosition > confirmed ? await positions.reach(minPosition) : confirmed;
     const inactive: Introspection = { active: false, position };
     const credentials = request.apiKey !== undefined
       ? { apiKey: request.apiKey, authorization: undefined }
       : { apiKey: undefined, authorization: `Bearer ${request.token}` };
     let principal;
     try {
-      principal = await authenticate.execute(credentials);
+      principal = await authenticate.execute(credentials, true);
     } catch (error) {
       if (isRefusal(error)) return inactive;
       throw error;

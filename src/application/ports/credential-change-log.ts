@@ -25,6 +25,8 @@ export interface ChangeLogPage {
 export interface CredentialChangeLog {
   /** The changes after `after` (at most `limit`) and the head, as of one moment. Throws when storage is unreachable. */
   read(after: ChangePosition, limit: number): Promise<ChangeLogPage>;
+  /** The position of the latest committed change (0 before any), as `read` would say, for less. Throws when storage is unreachable. */
+  head(): Promise<ChangePosition>;
   /** Drops changes older than the log keeps; returns how many went. */
   prune(): Promise<number>;
 }

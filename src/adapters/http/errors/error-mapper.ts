@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { LoginThrottleUnavailable } from '../../../application/ports/login-throttle';
 import { StorageUnavailable } from '../../../application/ports/storage-unavailable';
-import { DomainError, TooManyFailedLogins } from '../../../domain/errors';
+import { AuthenticationUnavailable, DomainError, TooManyFailedLogins } from '../../../domain/errors';
 import { HttpError, ServiceUnavailable, type FieldError } from './http-error';
 import type { NodeErrorHandler, NodeRequest } from '../fast-path/node-handler';
 import { sendJson } from '../fast-path/send-json';
@@ -64,7 +64,7 @@ export function describeError(err: unknown, errors: ErrorTable): ErrorResponse |
   if (err instanceof DomainError) {
     const status = Object.hasOwn(errors, err.code) ? errors[err.code]!.status : undefined;
     if (status === undefined) return null;
-    return { status, body: { error: err.message }, ...retryAfter(err instanceof TooManyFailedLogins ? err.retryAfterSeconds : undefined) };
+    return { status, body: { error: err.message }, ...retryAfter(err instanceof TooManyFailedLogins || err instanceof AuthenticationUnavailable ? err.retryAfterSeconds : undefined) };
   }
   // The per-account throttle could not be asked: refuse the login as the rate limiters refuse a
   // request when their store is down, never let it through unthrottled.

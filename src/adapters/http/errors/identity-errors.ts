@@ -43,4 +43,5 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   PASSWORD_CONTAINS_TENANT_NAME: { status: 400 },
   SIGN_IN_REQUIRED: { status: 403 },
   EMAIL_UNCHANGED: { status: 400 },
+  AUTHENTICATION_UNAVAILABLE: { status: 503 },
 };

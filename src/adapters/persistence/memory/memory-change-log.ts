@@ -18,15 +18,15 @@ const KEPT = 10_000;
  */
 export class MemoryChangeLog implements CredentialChangeLog {
   private entries: LoggedChange[] = [];
-  private head: ChangePosition = NO_CHANGE;
+  private headNow: ChangePosition = NO_CHANGE;
   private readonly watchers = new Set<() => void>();
 
   /** Gives each change the next position, in order, then tells the watchers. */
   append(changes: readonly UnloggedChange[]): void {
     if (changes.length === 0) return;
     for (const change of changes) {
-      this.head += 1;
-      this.entries.push({ ...change, position: this.head });
+      this.headNow += 1;
+      this.entries.push({ ...change, position: this.headNow });
     }
     if (this.entries.length > 2 * KEPT) this.entries = this.entries.slice(-KEPT);
     for (const watcher of this.watchers) watcher();
@@ -35,7 +35,11 @@ export class MemoryChangeLog implements CredentialChangeLog {
   async read(after: ChangePosition, limit: number): Promise<ChangeLogPage> {
     const from = this.entries.findIndex((entry) => entry.position > after);
     const changes = from < 0 || limit <= 0 ? [] : this.entries.slice(from, from + limit);
-    return { head: this.head, changes };
+    return { head: this.headNow, changes };
+  }
+
+  async head(): Promise<ChangePosition> {
+    return this.headNow;
   }
 
   async prune(): Promise<number> {

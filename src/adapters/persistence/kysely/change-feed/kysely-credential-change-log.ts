@@ -3,6 +3,7 @@ import type { ChangeLogPage, CredentialChangeLog, LoggedChange } from '../../../
 import {
   PRUNE_CHANGES_SUBJECT, PRUNE_CREDENTIAL_CHANGES, READ_CHANGES_SUBJECT, READ_CREDENTIAL_CHANGES,
 } from '../migrations/0010-credential-change-log';
+import { READ_CHANGE_HEAD } from '../migrations/0015-credential-change-head';
 import type { TenantWalls } from '../driver/tenant-walls';
 import type { DB } from '../schema';
 
@@ -38,6 +39,8 @@ function toChange(row: Row): LoggedChange {
 export class KyselyCredentialChangeLog implements CredentialChangeLog {
   private readonly readProof: string;
   private readonly pruneProof: string;
+  /** Compiled once: it runs once per freshness round. */
+  private readonly headQuery = sql<{ head: string | number | bigint }>`select ${sql.id(READ_CHANGE_HEAD)}() as head`;
 
   constructor(private readonly db: Kysely<DB>, walls: TenantWalls) {
     this.readProof = walls.proof(READ_CHANGES_SUBJECT);
@@ -48,6 +51,12 @@ export class KyselyCredentialChangeLog implements CredentialChangeLog {
     const { rows } = await sql<Row>`select * from ${sql.id(READ_CREDENTIAL_CHANGES)}(${after}, ${limit}, ${this.readProof})`.execute(this.db);
     const head = rows.length > 0 ? position(rows[0]!.log_head) : 0;
     return { head, changes: rows.filter((row) => row.log_position !== null).map(toChange) };
+  }
+
+  /** Migration 0015's function: no proof to check, no rows to look at. */
+  async head(): Promise<number> {
+    const { rows } = await this.headQuery.execute(this.db);
+    return rows.length > 0 ? position(rows[0]!.head) : 0;
   }
 
   async prune(): Promise<number> {
