@@ -49,6 +49,7 @@ async function main(): Promise<void> {
         owner: { tenantId: fresh(tenantId), userId: fresh(ownerId), role: 'owner', authVersion: 0 },
       }),
     },
+    sessions: { findLive: async () => null },
   }, { memoryBytes: 2 ** 40, ttlMs: 600_000 });
 
   // Signed before measuring: the tokens are the requests' strings, not the memory's.

@@ -30,6 +30,8 @@ export const AUDIT_ACTIONS = [
   'signing_key.signing',
   'signing_key.verifying',
   'signing_key.retired',
+  'session.started',
+  'session.ended',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -8,10 +8,11 @@ import type { Clock } from '../ports/clock';
 import type { DeviceProof, DeviceProofs } from '../ports/device-proofs';
 import type { LoginAttempt, LoginThrottle } from '../ports/login-throttle';
 import type { PasswordHasher } from '../ports/password-hasher';
-import type { UserRepository } from '../ports/repositories';
+import type { Repositories, UserRepository } from '../ports/repositories';
 import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
+import type { SessionBook } from '../sessions/session-book';
 import type { User } from '../../domain/user';
 
 export interface LoginInput {
@@ -45,8 +46,9 @@ export interface LoginDeps {
   readonly dummyHash: string;
   readonly auditEvents: AuditEventRepository;
   readonly trail: AuditTrail;
-  /** A sign-in from a device not known to the account is recorded with its notice, in one unit of work. */
+  /** The success, the session it starts and, from a device the account has not seen, its notice are written together. */
   readonly unitOfWork: UnitOfWork;
+  readonly sessions: SessionBook;
   /** Where the "new sign-in" notice goes. */
   readonly postbox: Postbox;
   readonly clock: Clock;
@@ -103,30 +105,30 @@ export class Login {
     const succeeded = this.deps.trail.event(origin, {
       tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'login.succeeded', targetId: user.id,
     });
-    if (device === null) await this.recordWithNotice(user, succeeded, origin);
-    else await this.deps.auditEvents.append(succeeded);
+    const sessionId = await this.deps.unitOfWork.run(async (tx) => {
+      await tx.auditEvents.append(succeeded);
+      if (device === null) await this.postNotice(tx, user, succeeded, origin);
+      return this.deps.sessions.start(tx, { tenantId: user.tenantId, userId: user.id }, 'login', origin);
+    });
     const token = tokens.issue({
-      tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion,
+      tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion, sessionId,
     });
     return { token, expiresIn: tokens.expiresIn, deviceProof: this.deps.deviceProofs.issue(accountKey, device ?? undefined) };
   }
 
-  private async recordWithNotice(user: User, succeeded: AuditEvent, origin: RequestOrigin): Promise<void> {
-    await this.deps.unitOfWork.run(async (tx) => {
-      await tx.auditEvents.append(succeeded);
-      const tenant = await tx.tenants.findById(user.tenantId);
-      if (!tenant) return;
-      await this.deps.postbox.post(tx, {
-        tenantId: user.tenantId, userId: user.id,
-        mail: {
-          kind: 'new-sign-in',
-          input: {
-            to: user.email, tenantName: tenant.name, signedInAt: this.deps.clock.now().toISOString(),
-            clientAddress: succeeded.clientAddress, userAgent: succeeded.userAgent,
-          },
+  private async postNotice(tx: Repositories, user: User, succeeded: AuditEvent, origin: RequestOrigin): Promise<void> {
+    const tenant = await tx.tenants.findById(user.tenantId);
+    if (!tenant) return;
+    await this.deps.postbox.post(tx, {
+      tenantId: user.tenantId, userId: user.id,
+      mail: {
+        kind: 'new-sign-in',
+        input: {
+          to: user.email, tenantName: tenant.name, signedInAt: this.deps.clock.now().toISOString(),
+          clientAddress: succeeded.clientAddress, userAgent: succeeded.userAgent,
         },
-      }, origin);
-    });
+      },
+    }, origin);
   }
 
   /**

@@ -4,6 +4,7 @@ import type { User } from '../../../domain/user';
 import type { MemoryState, StoredUser } from './memory-state';
 import { memoryAuditEvents } from './memory-audit-events';
 import { memoryEmailTokens, memoryOutbox } from './memory-mail';
+import { memorySessions } from './memory-sessions';
 
 /** A unique index the memory backend has to enforce by hand, failing as Postgres would. */
 class UniqueViolation extends Error {
@@ -226,5 +227,6 @@ export function memoryRepositories(state: MemoryState): Repositories {
         for (const record of records) state.signingKeys.set(record.keyId, record.state);
       },
     },
+    sessions: memorySessions(state.sessions),
   };
 }

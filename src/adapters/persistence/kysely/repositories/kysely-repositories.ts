@@ -5,6 +5,7 @@ import { KyselyEmailTokenRepository } from './email-token-repository';
 import { KyselyMailOutboxRepository } from './mail-outbox-repository';
 import { KyselyInviteRepository } from './invite-repository';
 import { KyselySigningKeyRecordRepository } from './signing-key-record-repository';
+import { KyselySessionRepository } from './session-repository';
 import { KyselyTenantRepository } from './tenant-repository';
 import type { TenantScope } from '../driver/tenant-scope';
 import { KyselyUserRepository } from './user-repository';
@@ -23,5 +24,6 @@ export function kyselyRepositories(scope: TenantScope): Repositories {
     emailTokens: new KyselyEmailTokenRepository(scope),
     outbox: new KyselyMailOutboxRepository(scope),
     signingKeys: new KyselySigningKeyRecordRepository(scope),
+    sessions: new KyselySessionRepository(scope),
   };
 }
