@@ -195,9 +195,10 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       const status = page.getByRole('status').filter({ hasText: /^Page/ });
       await expect(status.textContent()).resolves.toBe('Page 1: 25 events, newest first');
       const rows = page.getByRole('table').getByRole('row');
-      // Newest first: the owner's login through the console, then the admin's invite.
-      expect((await rows.nth(1).getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['login.succeeded', owner.email]);
-      expect((await rows.nth(2).getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['invite.created', admin.email]);
+      // Newest first: the owner's login through the console and the session it started, then the admin's invite.
+      expect((await rows.nth(1).getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['session.started', owner.email]);
+      expect((await rows.nth(2).getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['login.succeeded', owner.email]);
+      expect((await rows.nth(3).getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['invite.created', admin.email]);
 
       await page.getByRole('button', { name: 'Next page' }).click();
       await status.filter({ hasText: 'Page 2' }).waitFor();
@@ -231,7 +232,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       const viewer = await joinWithRole(session.service.app, owner, 'viewer');
       const page = await open();
       await logIn(page, viewer.email, PASSWORD, 'Account');
-      await expect(nav(page).getByRole('link').allTextContents()).resolves.toEqual(['Account']);
+      await expect(nav(page).getByRole('link').allTextContents()).resolves.toEqual(['Account', 'Sessions']);
       await page.evaluate("history.pushState(null, '', '/console/audit-log'); dispatchEvent(new PopStateEvent('popstate'))");
       await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
       await expect(page.getByRole('alert').textContent()).resolves.toBe('Requires admin role or higher');
@@ -263,9 +264,9 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       await request(session.service.app).get(`${AUTH}/me`).set(bearer(owner)).expect(401);
 
       await nav(page).getByRole('link', { name: 'Account' }).click();
-      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
-      await expect(page.getByRole('status').first().textContent()).resolves.toBe('You have logged out.');
+      await expect(page.getByRole('status').first().textContent()).resolves.toBe('You have signed out.');
       await expect(nav(page).getByRole('link').allTextContents()).resolves.toEqual(['Log in', 'Sign up', 'Join']);
     });
   });
