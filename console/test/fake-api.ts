@@ -32,7 +32,8 @@ export function fakeApi(routes: Record<string, FakeAnswer | ((request: FakeReque
     requests.push(request);
     const route = routes[`${method} ${url.pathname}`];
     const answer = typeof route === 'function' ? route(request) : route ?? { status: 404, body: { error: 'Not found' } };
-    return new Response(JSON.stringify(answer.body), {
+    // A 204 has no body at all, as the service sends it.
+    return new Response(answer.status === 204 ? null : JSON.stringify(answer.body), {
       status: answer.status,
       headers: { 'Content-Type': 'application/json', ...answer.headers },
     });

@@ -24,6 +24,7 @@ export async function renderSignedIn(role: string, address: string, routes: Rout
   const rendered = renderConsole('/login', {
     'POST /api/v1/auth/login': { status: 200, body: { token, expires_in: '24h' } },
     'GET /api/v1/auth/me': { status: 200, body: { tenant_id: 't-1', user_id: 'u-1', role } },
+    'POST /api/v1/auth/logout': { status: 204, body: null },
     'GET /api/v1/auth/account': {
       status: 200, body: { user_id: 'u-1', email: `${role}@example.com`, role, tenant_id: 't-1', tenant_name: 'Analytical Engines' },
     },
@@ -39,5 +40,5 @@ export async function renderSignedIn(role: string, address: string, routes: Rout
 }
 
 function linkName(address: string): string {
-  return { '/members': 'Members', '/invitations': 'Invitations', '/api-keys': 'API keys', '/audit-log': 'Audit log', '/account': 'Account' }[address] ?? address;
+  return { '/members': 'Members', '/invitations': 'Invitations', '/api-keys': 'API keys', '/audit-log': 'Audit log', '/account': 'Account', '/sessions': 'Sessions' }[address] ?? address;
 }

@@ -10,3 +10,12 @@ afterEach(() => {
   vi.unstubAllGlobals();
   window.history.replaceState(null, '', '/console/');
 });
+
+// jsdom has <dialog> but not its methods: open and close it as a browser does, without the top layer.
+HTMLDialogElement.prototype.showModal ??= function showModal(this: HTMLDialogElement) {
+  this.setAttribute('open', '');
+};
+HTMLDialogElement.prototype.close ??= function close(this: HTMLDialogElement) {
+  this.removeAttribute('open');
+  this.dispatchEvent(new Event('close'));
+};

@@ -86,6 +86,10 @@ describeIfBrowser('console: accessibility of every screen (Chromium, axe-core)',
     await page.getByRole('heading', { level: 2, name: 'Who you are' }).waitFor();
     await check(page, 'account');
 
+    await nav.getByRole('link', { name: 'Sessions' }).click();
+    await page.getByRole('table', { name: /^Where you are signed in/ }).waitFor();
+    await check(page, 'sessions');
+
     await context.close();
     expect(problems).toEqual([]);
   });

@@ -232,7 +232,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       const viewer = await joinWithRole(session.service.app, owner, 'viewer');
       const page = await open();
       await logIn(page, viewer.email, PASSWORD, 'Account');
-      await expect(nav(page).getByRole('link').allTextContents()).resolves.toEqual(['Account']);
+      await expect(nav(page).getByRole('link').allTextContents()).resolves.toEqual(['Account', 'Sessions']);
       await page.evaluate("history.pushState(null, '', '/console/audit-log'); dispatchEvent(new PopStateEvent('popstate'))");
       await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
       await expect(page.getByRole('alert').textContent()).resolves.toBe('Requires admin role or higher');
@@ -264,9 +264,9 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       await request(session.service.app).get(`${AUTH}/me`).set(bearer(owner)).expect(401);
 
       await nav(page).getByRole('link', { name: 'Account' }).click();
-      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
-      await expect(page.getByRole('status').first().textContent()).resolves.toBe('You have logged out.');
+      await expect(page.getByRole('status').first().textContent()).resolves.toBe('You have signed out.');
       await expect(nav(page).getByRole('link').allTextContents()).resolves.toEqual(['Log in', 'Sign up', 'Join']);
     });
   });

@@ -14,13 +14,13 @@ describeIfBrowser('console: what a tenant administrator meets day to day (Chromi
   const { open } = session;
   const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
-  it('names the organisation in the header, with Log out beside it', async () => {
+  it('names the organisation in the header, with Sign out beside it', async () => {
     const owner = await signupOwner(session.service.app, 'Analytical Engines');
     const page = await open();
     await logIn(page, owner.email, PASSWORD);
     const header = page.getByRole('banner');
     await expect(header.getByText('Analytical Engines').isVisible()).resolves.toBe(true);
-    await header.getByRole('button', { name: 'Log out' }).click();
+    await header.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
     await expect(header.textContent()).resolves.not.toContain('Analytical Engines');
   });

@@ -19,7 +19,7 @@ describeIfBrowser('console: forgot and reset a password through the development 
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
-    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
 
     await page.getByRole('heading', { level: 1, name: 'Log in' }).waitFor();
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
@@ -48,7 +48,7 @@ describeIfBrowser('console: forgot and reset a password through the development 
     await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
     await expect(page.getByText(`${email} · owner`).isVisible()).resolves.toBe(true);
 
-    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { CONSOLE_DIST } from '../../src/adapters/http/console/console-files';
 import type { HttpConfig } from '../../src/adapters/http/app';
+import type { Clock } from '../../src/application/ports/clock';
 import type { PortcullisModule } from '../../src/bootstrap/modules/portcullis-module';
 import { databaseApp, type DatabaseApp } from './database-app';
 import { createFreshDatabase } from './fresh-postgres-database';
@@ -86,16 +87,19 @@ async function listen(
 
 /**
  * The service on a loopback port of its own, over PGlite, or Postgres when DATABASE_URL is set; with
- * `modules`, those product modules are served after identity, as main(modules) serves them.
+ * `modules`, those product modules are served after identity, as main(modules) serves them; with a
+ * `clock`, the service tells time by it (a test clock moves it, for what depends on how long ago).
  */
-export async function startService(modules: readonly PortcullisModule[] = []): Promise<ConsoleService> {
+export async function startService(modules: readonly PortcullisModule[] = [], options: { clock?: Clock } = {}): Promise<ConsoleService> {
   const url = process.env['DATABASE_URL'];
   // A database of its own: a delivery worker claims every due message of its database, so on a
   // shared one it would take (and its mailbox hold) other test files' messages, and they its own.
   const fresh = url ? await createFreshDatabase(url) : undefined;
   // E-mailed links point at this service itself, so a test can follow one as a person would.
   const port = await freePort();
-  const service: DatabaseApp = await databaseApp(fresh ? { postgres: fresh.url } : 'pglite', { modules, publicUrl: `http://127.0.0.1:${port}` });
+  const service: DatabaseApp = await databaseApp(fresh ? { postgres: fresh.url } : 'pglite', {
+    modules, clock: options.clock, publicUrl: `http://127.0.0.1:${port}`,
+  });
   const close = async (): Promise<void> => {
     await service.close();
     await fresh?.drop();

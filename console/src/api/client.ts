@@ -12,10 +12,10 @@ type Method = 'get' | 'post' | 'patch' | 'delete';
 type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 type JsonOf<R> = R extends { content: { 'application/json': infer Body } } ? Body : never;
 type Responses<O> = O extends { responses: infer R } ? R : never;
-/** The body of the operation's success answer (200 or 201). */
-export type Success<P extends keyof paths, M extends Method> = JsonOf<
-  Responses<Operation<P, M>>[Extract<keyof Responses<Operation<P, M>>, 200 | 201>]
->;
+/** The body of the operation's success answer (200 or 201); undefined for an answer without one (204). */
+export type Success<P extends keyof paths, M extends Method> = 204 extends keyof Responses<Operation<P, M>>
+  ? undefined
+  : JsonOf<Responses<Operation<P, M>>[Extract<keyof Responses<Operation<P, M>>, 200 | 201>]>;
 type BodyOf<O> = O extends { requestBody?: { content: { 'application/json': infer Body } } } ? Body : never;
 type PathParams<O> = O extends { parameters: { path: infer Params } } ? Params : never;
 type QueryOf<O> = O extends { parameters: { query?: infer Query } } ? NonNullable<Query> : never;
@@ -71,7 +71,7 @@ function retryAfter(response: Response): number | null {
 }
 
 /**
- * One request. Resolves to the success body; rejects with an ApiError carrying the API's own message,
+ * One request. Resolves to the success body (undefined for 204 No Content); rejects with an ApiError carrying the API's own message,
  * or, when the service cannot be reached or does not answer in JSON, a message saying so.
  */
 export async function call<P extends keyof paths, M extends Method>(
@@ -93,6 +93,7 @@ export async function call<P extends keyof paths, M extends Method>(
   } catch {
     throw new ApiError(0, 'The service cannot be reached. Check your connection and try again.');
   }
+  if (response.status === 204) return undefined as Success<P, M>;
   let body: unknown = null;
   try {
     body = await response.json();

@@ -6,7 +6,7 @@ import { useSession } from './session';
 
 /** Only the screens this person may use: the API stays the authority, but the page shows no dead ends. */
 export function NavBar() {
-  const { session, signOut } = useSession();
+  const { session, endSession } = useSession();
   const { path } = useLocation();
   const visible = SCREENS.filter((screen) => {
     if (screen.linkedOnly) return false;
@@ -24,7 +24,7 @@ export function NavBar() {
       {session && (
         <div className="whoami">
           <span>{session.email ?? session.me.user_id} · {session.me.role}</span>
-          <button type="button" className="on-accent" onClick={() => signOut('You have logged out.')}>Log out</button>
+          <button type="button" className="on-accent" onClick={() => void endSession()}>Sign out</button>
         </div>
       )}
     </nav>

@@ -11,6 +11,7 @@ import { LoginPage } from '../features/login/login-page';
 import { MembersPage } from '../features/members/members-page';
 import { ForgotPasswordPage } from '../features/password-reset/forgot-password-page';
 import { ResetPasswordPage } from '../features/password-reset/reset-password-page';
+import { SessionsPage } from '../features/sessions/sessions-page';
 import { SignupPage } from '../features/signup/signup-page';
 
 /** Who may open a screen: anyone, anyone signed in, or admins and owners (the API's rule). */
@@ -34,6 +35,7 @@ export const SCREENS: readonly ScreenEntry[] = [
   { path: '/api-keys', label: 'API keys', access: 'admin', component: ApiKeysPage },
   { path: '/audit-log', label: 'Audit log', access: 'admin', component: AuditLogPage },
   { path: '/account', label: 'Account', access: 'signed-in', component: AccountPage },
+  { path: '/sessions', label: 'Sessions', access: 'signed-in', component: SessionsPage },
   { path: '/forgot-password', label: 'Forgot password', access: 'public', component: ForgotPasswordPage, linkedOnly: true },
   { path: '/reset-password', label: 'Reset password', access: 'public', component: ResetPasswordPage, linkedOnly: true },
   { path: '/verify-email', label: 'Verify e-mail', access: 'public', component: VerifyEmailPage, linkedOnly: true },

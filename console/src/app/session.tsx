@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { ApiError, call, type CallOptions, type Schemas, type Success } from '../api/client';
 import type { paths } from '../api/schema';
+import { describeError } from '../shared/feedback';
 import { navigate } from './router';
 
 export interface Session {
@@ -37,7 +38,15 @@ interface SessionContext {
   replaceToken(token: string): void;
   /** Reads the account again (after the address was verified elsewhere in the page). */
   refreshAccount(): Promise<void>;
+  /** Forgets the session in this page only (it has ended, or the person is leaving it anyway). */
   signOut(note?: string): void;
+  /** Ends the session at the service (POST /logout), then signs out here, whatever the service answered. */
+  endSession(): Promise<void>;
+  /**
+   * Proves the password again (POST /reauthenticate), for what needs recent authentication. A wrong
+   * password is refused with 401 like a dead token, so a 401 ends the session only if the token is dead.
+   */
+  reauthenticate(password: string): Promise<void>;
   readonly api: AuthedCall;
 }
 
@@ -79,6 +88,27 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, [session, signOut]);
 
+  const endSession = useCallback(async () => {
+    if (!session) return;
+    const refusal = await call('post', '/api/v1/auth/logout', session.token).then(() => null, (error: unknown) => error);
+    // 400 (no session to end) and 401 (ended already): nothing is left to end at the service.
+    const ended = refusal === null || (refusal instanceof ApiError && (refusal.status === 400 || refusal.status === 401));
+    // Otherwise the page forgets the token all the same, and says the session may stay open until it expires.
+    signOut(ended
+      ? 'You have signed out.'
+      : `You have signed out of this page, but the service did not end the session, which may stay open until it expires: end it from Sessions once you log in again. The service said: ${describeError(refusal)}`);
+  }, [session, signOut]);
+
+  const reauthenticate = useCallback(async (password: string) => {
+    try {
+      await call('post', '/api/v1/auth/reauthenticate', session?.token ?? null, { body: { password } });
+    } catch (error) {
+      // A dead token ends the session here (api's 401 rule); a wrong password stays the caller's to show.
+      if (error instanceof ApiError && error.status === 401) await api('get', '/api/v1/auth/me');
+      throw error;
+    }
+  }, [session, api]);
+
   const signIn = useCallback(async (token: string, options: SignInOptions = {}) => {
     const me = await call('get', '/api/v1/auth/me', token);
     // The organisation's name is for the header; a session without it still works.
@@ -101,8 +131,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [session]);
 
   const value = useMemo(
-    () => ({ session, note, signIn, replaceToken, refreshAccount, signOut, api }),
-    [session, note, signIn, replaceToken, refreshAccount, signOut, api],
+    () => ({ session, note, signIn, replaceToken, refreshAccount, signOut, endSession, reauthenticate, api }),
+    [session, note, signIn, replaceToken, refreshAccount, signOut, endSession, reauthenticate, api],
   );
   return <Context.Provider value={value}>{children}</Context.Provider>;
 }

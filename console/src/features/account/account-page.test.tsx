@@ -30,10 +30,10 @@ describe('Account', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Current password is incorrect$/);
   });
 
-  it('logs out from the header: back to Log in with a note, and no screen of the signed-in person', async () => {
+  it('signs out from the header: back to Log in with a note, and no screen of the signed-in person', async () => {
     const { user } = await renderSignedIn('owner', '/account');
-    await user.click(screen.getByRole('button', { name: 'Log out' }));
-    expect(await screen.findByText('You have logged out.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByText('You have signed out.')).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Log in', 'Sign up', 'Join']);
   });

@@ -41,7 +41,7 @@ export function AccountPage() {
         <StatusMessage>{status}</StatusMessage>
       </Form>
       <ChangeEmailForm />
-      <p>The console keeps your session in this tab's memory only; Log out, at the top of every page, forgets it now.</p>
+      <p>The console keeps your session in this tab's memory only; Sign out, at the top of every page, ends it at the service and forgets it here.</p>
     </Screen>
   );
 }

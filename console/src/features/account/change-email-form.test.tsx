@@ -43,4 +43,46 @@ describe('Account: change e-mail address', () => {
     expect(within(form).getByLabelText('New e-mail address')).toHaveAccessibleDescription('Enter an e-mail address such as ada@example.com.');
     expect(requests.length).toBe(before);
   });
+
+  it('asks for the password again when the API wants recent authentication, then sends the change once more', async () => {
+    let confirmed = false;
+    const { user, requests } = await renderSignedIn('member', '/account', {
+      'POST /api/v1/auth/email/change': () => (confirmed
+        ? { status: 202, body: {} }
+        : { status: 403, body: { error: 'Recent authentication required' } }),
+      'POST /api/v1/auth/reauthenticate': () => {
+        confirmed = true;
+        return { status: 200, body: { recent_until: '2026-11-26T06:00:00.000Z' } };
+      },
+    });
+    const form = await fill(user, 'ada.new@example.com', 'correct horse battery');
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm your password' });
+    expect(dialog).toHaveTextContent('Changing your e-mail address needs your password again');
+    await user.type(within(dialog).getByLabelText('Password'), 'correct horse battery');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await within(form).findByRole('status')).toHaveTextContent(/^Check your new inbox: we sent a link to ada\.new@example\.com\./);
+    expect(requests.filter((r) => r.url === '/api/v1/auth/email/change').map((r) => r.body)).toEqual([
+      { new_email: 'ada.new@example.com', current_password: 'correct horse battery' },
+      { new_email: 'ada.new@example.com', current_password: 'correct horse battery' },
+    ]);
+  });
+
+  it('goes back to Log in when the password prompt meets a session that has ended', async () => {
+    let ended = false;
+    const refused = { status: 401, body: { error: 'Invalid or expired token' } };
+    const { user } = await renderSignedIn('member', '/account', {
+      'GET /api/v1/auth/me': () => (ended ? refused : { status: 200, body: { tenant_id: 't-1', user_id: 'u-1', role: 'member' } }),
+      'POST /api/v1/auth/email/change': { status: 403, body: { error: 'Recent authentication required' } },
+      'POST /api/v1/auth/reauthenticate': () => {
+        ended = true;
+        return refused;
+      },
+    });
+    await fill(user, 'ada.new@example.com', 'correct horse battery');
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm your password' });
+    await user.type(within(dialog).getByLabelText('Password'), 'correct horse battery');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
+    expect(screen.getByText('Your session has ended (Invalid or expired token). Log in again.')).toBeInTheDocument();
+  });
 });

@@ -71,13 +71,15 @@ describe('Audit log', () => {
     expect(requests.at(-1)?.url).toBe('/api/v1/auth/audit-events?limit=25&action=note.deleted');
   });
 
-  it('names targets in words: a key by prefix and name, a member by e-mail with the old and new role', async () => {
+  it('names targets in words: a key by prefix and name, a member by e-mail with the old and new role, sessions by member and why', async () => {
     const events = [
       { ...event(5, 'member.role_changed'), target_id: 'u-2', details: { from: 'admin', to: 'viewer', invites_revoked: 0 } },
       { ...event(4, 'api_key.revoked'), target_id: 'k-1', details: {} },
       { ...event(3, 'member.removed'), target_id: 'u-9', details: { email: 'gone@example.com', role: 'member', api_keys_revoked: 0 } },
       { ...event(2, 'invite.created'), target_id: 'i-1', details: { email: 'new@example.com', role: 'viewer' } },
       { ...event(1, 'invite.revoked'), target_id: 'i-1', details: {} },
+      { ...event(6, 'session.ended'), target_id: 'u-2', details: { reason: 'admin', user_id: 'u-2', count: 2 } },
+      { ...event(7, 'session.started'), target_id: 's-1', details: { how: 'password_reset' } },
     ];
     await renderSignedIn('owner', '/audit-log', {
       'GET /api/v1/auth/members': { status: 200, body: members },
@@ -95,6 +97,8 @@ describe('Audit log', () => {
       'gone@example.com (was member)',
       'invitation for new@example.com as viewer',
       'invitation for new@example.com',
+      'grace@example.com: 2 sessions (admin)',
+      'session from password reset',
     ]);
   });
 });

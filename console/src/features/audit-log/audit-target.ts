@@ -58,6 +58,17 @@ export function describeTarget(event: AuditEvent, names: TargetNames, page: read
       const role = text(details, 'role');
       return role ? `${who} (was ${role})` : who;
     }
+    case 'session.started': {
+      const how = text(details, 'how');
+      return how ? `session from ${how.replace(/_/g, ' ')}` : id ?? '';
+    }
+    case 'session.ended': {
+      // One session (its id is the target) or all of a member's (the member is): the details name the member either way.
+      const who = member(text(details, 'user_id')) ?? text(details, 'user_id') ?? id ?? '';
+      const count = typeof details['count'] === 'number' ? details['count'] : 1;
+      const reason = text(details, 'reason');
+      return `${who}: ${count} ${count === 1 ? 'session' : 'sessions'}${reason ? ` (${reason.replace(/_/g, ' ')})` : ''}`;
+    }
     default:
       return id === null ? '' : member(id) ?? id;
   }

@@ -7,14 +7,16 @@ import { grantableRoles, levelOf } from '../../shared/roles';
 import { Screen } from '../../shared/screen';
 import { TableScroll } from '../../shared/table-scroll';
 import { useResource } from '../../shared/use-resource';
+import { SignOutEverywhere } from './sign-out-everywhere';
 
 type Member = Schemas['Member'];
 
-function MemberRow({ member, you, callerRole, onChanged }: {
+function MemberRow({ member, you, callerRole, onChanged, onSignedOut }: {
   member: Member;
   you: boolean;
   callerRole: string;
   onChanged: (message: string) => void;
+  onSignedOut: (message: string) => void;
 }) {
   const { api } = useSession();
   const [role, setRole] = useState<Role>(member.role);
@@ -55,6 +57,8 @@ function MemberRow({ member, you, callerRole, onChanged }: {
             ) : (
               <button type="button" onClick={() => setConfirming(true)} aria-label={`Remove ${member.email}`}>Remove</button>
             )}
+            {/* Your own sessions are on the Sessions screen, where this one is kept. */}
+            {!you && <SignOutEverywhere member={member} onDone={onSignedOut} />}
           </div>
         ) : (
           <span>Only an owner can change an owner.</span>
@@ -87,7 +91,7 @@ export function MembersPage() {
                   callerRole={callerRole} onChanged={(message) => {
                     setStatus(message);
                     members.reload();
-                  }} />
+                  }} onSignedOut={setStatus} />
               ))}
             </tbody>
           </table>
