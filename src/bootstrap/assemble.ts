@@ -68,6 +68,8 @@ export interface AssemblyParts {
   readonly storage?: OpenedStorage;
   readonly clock?: Clock;
   readonly hasher?: PasswordHasher;
+  /** Unset: HS256 tokens signed with the configured keys. The test kit's own rotates them at a test's word. */
+  readonly tokens?: TokenService;
   /** Unset: the list shipped with the service, loaded on first use (only under PASSWORD_POLICY=strict). */
   readonly commonPasswords?: CommonPasswords;
   readonly ids?: IdGenerator;
@@ -173,8 +175,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
     if (keyUsage instanceof BatchedApiKeyUsage) closeables.add('api key usage', () => keyUsage.close());
 
     const signingKeys = signingKeysOf(config, logger);
-    const tokens = new JwtTokenService(signingKeys);
-    logger?.info({ signingKeyId: tokens.keyIds.signing, verifyingKeyIds: tokens.keyIds.verifying }, 'token signing keys');
+    const tokens = parts.tokens ?? configuredTokens(signingKeys, logger);
     const useCases = await buildUseCases(storage.storage, {
       hasher: parts.hasher ?? new ScryptPasswordHasher(),
       tokens,
@@ -266,6 +267,12 @@ function signingKeysOf(config: Config, logger: Logger | undefined): JwtKeySet {
     next: config.jwtSecretNext ? jwtKey(config.jwtSecretNext, config.jwtSecretNextKeyId) : undefined,
     previous: config.jwtSecretPrevious ? jwtKey(config.jwtSecretPrevious, config.jwtSecretPreviousKeyId) : undefined,
   };
+}
+
+function configuredTokens(signingKeys: JwtKeySet, logger: Logger | undefined): TokenService {
+  const tokens = new JwtTokenService(signingKeys);
+  logger?.info({ signingKeyId: tokens.keyIds.signing, verifyingKeyIds: tokens.keyIds.verifying }, 'token signing keys');
+  return tokens;
 }
 
 /** Failed logins per account: in Redis when instances share one (REDIS_URL), else in this process. */
