@@ -43,6 +43,7 @@ async function main(): Promise<void> {
         owner: { tenantId: fresh(tenantId), userId: fresh(ownerId), role: 'owner', authVersion: 0 },
       }),
     },
+    sessions: { findLive: async () => null },
   }, { memoryBytes: 2 ** 40, ttlMs: 600_000 });
 
   const empty = heapUsed();

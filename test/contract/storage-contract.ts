@@ -5,6 +5,7 @@ import { describeConcurrencyCases } from './cases/concurrency-cases';
 import { describeInviteCases } from './cases/invite-cases';
 import { describeConcurrentMailCases, describeMailCases } from './cases/mail-cases';
 import { describeMemberCases } from './cases/member-cases';
+import { describeSessionCases } from './cases/session-cases';
 import { describeTenantCases } from './cases/tenant-cases';
 import { describeUnitOfWorkCases } from './cases/unit-of-work-cases';
 import { describeUserCases } from './cases/user-cases';
@@ -46,6 +47,7 @@ export function describeStorageContract(
     describeInviteCases(get);
     describeAuditEventCases(get);
     describeMailCases(get);
+    describeSessionCases(get);
     if (opts.concurrent) {
       describeConcurrencyCases(get);
       describeConcurrentMailCases(get);

@@ -1,5 +1,7 @@
 import { LIST_API_KEYS, LIST_MEMBERS } from '../../src/adapters/persistence/kysely/migrations/0012-tenant-list-reads';
 import { CLAIM_MAIL, FINISH_MAIL, LOOKUP_EMAIL_TOKEN, PRUNE_MAIL } from '../../src/adapters/persistence/kysely/migrations/0013-email-tokens-and-outbox';
+import { aSession } from './cases/session-cases';
+import { LOOKUP_SESSION, RECORD_SESSION_USES } from '../../src/adapters/persistence/kysely/migrations/0014-sessions';
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { auditRow } from '../../src/adapters/persistence/kysely/repositories/audit-event-repository';
@@ -101,7 +103,7 @@ export function describeTenantWallCases(
     test('the app role holds exactly the grants the repositories use, owns nothing and may create nothing', async () => {
       const { rows } = await sql<{ table: string; privilege: string }>`
         select t.table_name as table, p.privilege
-        from (values ('tenants'), ('users'), ('api_keys'), ('tenant_invites'), ('audit_events'),
+        from (values ('tenants'), ('users'), ('api_keys'), ('tenant_invites'), ('audit_events'), ('sessions'),
                      ('kysely_migration'), ('kysely_migration_lock')) as t(table_name)
         cross join (values ('SELECT'), ('INSERT'), ('UPDATE'), ('DELETE'), ('TRUNCATE'), ('REFERENCES'), ('TRIGGER')) as p(privilege)
         where has_table_privilege(${APP_ROLE}, 'public.' || t.table_name, p.privilege)
@@ -111,6 +113,7 @@ export function describeTenantWallCases(
       expect(grants).toEqual({
         api_keys: ['INSERT', 'SELECT', 'UPDATE'],
         audit_events: ['INSERT', 'SELECT'],
+        sessions: ['INSERT', 'SELECT', 'UPDATE'],
         tenant_invites: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
         tenants: ['INSERT', 'SELECT', 'UPDATE'],
         users: ['INSERT', 'SELECT', 'UPDATE'],
@@ -323,7 +326,7 @@ export function describeTenantWallCases(
       expect(rows.map((row) => row.name)).toEqual([
         'applied_migrations', APPLIED_MODULE_MIGRATIONS, LIST_API_KEYS, LIST_MEMBERS, LIST_PENDING_INVITES, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE,
         LOOKUP_USER_BY_EMAIL, PRUNE_CREDENTIAL_CHANGES, READ_CREDENTIAL_CHANGES, WALL_KEY_STATE, WALL_TENANT, RECORD_API_KEY_USES,
-        LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL,
+        LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL, LOOKUP_SESSION, RECORD_SESSION_USES,
       ].sort());
     });
 
@@ -349,6 +352,29 @@ export function describeTenantWallCases(
         trx.deleteFrom('audit_events').where('id', '=', ofA.id).execute(),
       )).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
       expect((await storage().repos.auditEvents.list(a.tenant.id, { limit: 10 })).map((e) => e.id)).toEqual([ofA.id]);
+    });
+
+    test("sessions are walled: a tenant's statements see, write and end none of another's, and none are deleted", async () => {
+      const a = await seedWalledTenant(storage());
+      const b = await seedWalledTenant(storage());
+      const ofA = aSession(a.tenant.id, a.user.id);
+      const ofB = aSession(b.tenant.id, b.user.id);
+      await storage().repos.sessions.create(ofA);
+      await storage().repos.sessions.create(ofB);
+
+      const visible = await inTenant(walled(), a.tenant.id, (trx) => trx.selectFrom('sessions').select('id').execute());
+      expect(visible.map((row) => row.id)).toEqual([ofA.id]);
+      const ended = await inTenant(walled(), a.tenant.id, (trx) =>
+        trx.updateTable('sessions').set({ ended_at: new Date(), end_reason: 'admin' }).returning('id').execute());
+      expect(ended.map((row) => row.id)).toEqual([ofA.id]);
+      await expect(inTenant(walled(), a.tenant.id, (trx) => trx.insertInto('sessions').values({
+        id: randomUUID(), tenant_id: b.tenant.id, user_id: b.user.id, created_at: new Date(), last_seen_at: new Date(), authenticated_at: new Date(),
+        user_agent: null, ip: null, ended_at: null, ended_by: null, end_reason: null,
+      }).execute())).rejects.toThrow(/row-level security/);
+      await expect(inTenant(walled(), b.tenant.id, (trx) => trx.deleteFrom('sessions').where('id', '=', ofB.id).execute()))
+        .rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
+      expect(await storage().repos.sessions.findLive(b.tenant.id, ofB.id)).not.toBeNull();
+      expect(await storage().repos.sessions.findLive(b.tenant.id, ofA.id)).toBeNull();
     });
   });
 }

@@ -15,6 +15,7 @@ function countingSource(keys: number, members: readonly string[] = []) {
   const known = new Map(Array.from({ length: keys }, (_, n) => [hashOf(n), randomUUID()] as const));
   const lookups = { keys: 0, members: 0 };
   const source: CredentialSource = {
+    sessions: { findLive: async () => null },
     apiKeys: {
       findActiveByHash: async (_prefix, hash): Promise<ActiveApiKey | null> => {
         lookups.keys += 1;

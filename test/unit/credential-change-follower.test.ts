@@ -45,6 +45,7 @@ async function follow(options = DEFAULT_FOLLOWER) {
   const cache = new CachedCredentialStates({
     users: { findAuthState: async (_t, userId) => { loads += 1; return states.get(userId) ?? null; } },
     apiKeys: { findActiveByHash: async () => null },
+    sessions: { findLive: async () => null },
   });
   const fanOut = new CredentialChangeFanOut(false);
   const errors: unknown[] = [];
@@ -124,7 +125,7 @@ describe('following the credential change log', () => {
   it('reach: reads the log when asked for a position it has not applied, and says so when the log has none that high', async () => {
     const log = new CountedLog();
     const follower = new CredentialChangeFollower(log, new CachedCredentialStates({
-      users: { findAuthState: async () => null }, apiKeys: { findActiveByHash: async () => null },
+      users: { findAuthState: async () => null }, apiKeys: { findActiveByHash: async () => null }, sessions: { findLive: async () => null },
     }), new CredentialChangeFanOut(false), () => undefined);
     await follower.listening();
     log.inner.append([user(), user(), user()]); // nobody woke the follower: as a notification still on its way

@@ -42,6 +42,7 @@ describe('the credential check on every request', () => {
     const slow = new CachedCredentialStates({
       users: { findAuthState: async () => { loads += 1; if (loads === 1) await new Promise<void>((r) => { release = r; }); return stale; } },
       apiKeys: { findActiveByHash: async () => null },
+      sessions: { findLive: async () => null },
     });
 
     const racing = slow.user(tenantId, userId);

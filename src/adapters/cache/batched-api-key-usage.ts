@@ -1,122 +1,21 @@
 import type { ApiKeyUsage } from '../../application/ports/api-key-usage';
 import type { Clock } from '../../application/ports/clock';
-import type { ApiKeyRepository, ApiKeyUse } from '../../application/ports/repositories';
+import type { ApiKeyRepository } from '../../application/ports/repositories';
 import { API_KEY_USAGE_WRITE_INTERVAL_MS } from '../../domain/api-key';
+import { BatchedLastUse, type LastUseOptions } from './batched-last-use';
 
-export interface KeyUsageOptions {
-  /** How long uses are gathered before they are written. */
-  readonly intervalMs: number;
-  /**
-   * Keys one write statement holds at most. Up to this many distinct keys an interval, the
-   * interval's write is one statement; past it, one statement per this many keys, one after the
-   * other, so that no statement runs into the statement timeout or holds its row locks for long.
-   */
-  readonly keysPerStatement: number;
-  /**
-   * Distinct keys gathered at most. A batch that reaches it is written at once, before its
-   * interval is over: memory stays bounded, at the cost of an early write in such an interval.
-   */
-  readonly maxPending: number;
-}
+export type KeyUsageOptions = LastUseOptions;
 
 export const DEFAULT_KEY_USAGE: KeyUsageOptions = { intervalMs: API_KEY_USAGE_WRITE_INTERVAL_MS, keysPerStatement: 10_000, maxPending: 200_000 };
 
-interface PendingUse {
-  readonly tenantId: string;
-  readonly keyId: string;
-  atMs: number;
-}
-
-/**
- * Keeps last_used_at with one write per interval per instance, however often each key is used:
- * each use only updates an entry in memory (the key's latest use), and the batch is written, one
- * statement per `keysPerStatement` keys, when its interval is over: by the first use after that,
- * or by a check every few seconds when no request comes. Time is the Clock's, so the interval
- * follows the clock the requests are stamped with. Never on a request's path: the write starts from setImmediate, is never awaited by
- * a request, and one write at most is in flight. A failed write is handed to `onError`; its uses
- * are dropped (the next use of each key writes it again). `close` writes what is left.
- */
-export class BatchedApiKeyUsage implements ApiKeyUsage {
-  private pending = new Map<string, PendingUse>();
-  private batchStartedMs = 0;
-  private writing: Promise<void> | undefined;
-  private ticker: NodeJS.Timeout | undefined;
-
+/** API keys' last_used_at, written in batches (batched-last-use.ts). */
+export class BatchedApiKeyUsage extends BatchedLastUse implements ApiKeyUsage {
   constructor(
-    private readonly apiKeys: Pick<ApiKeyRepository, 'markUsed'>,
-    private readonly clock: Clock,
-    private readonly onError: (error: unknown) => void,
-    private readonly options: KeyUsageOptions = DEFAULT_KEY_USAGE,
-  ) {}
-
-  recordUse(tenantId: string, keyId: string, at: Date): void {
-    const atMs = at.getTime();
-    const known = this.pending.get(keyId);
-    if (known) {
-      if (known.atMs < atMs) known.atMs = atMs;
-    } else {
-      if (this.pending.size === 0) this.batchStartedMs = atMs;
-      this.pending.set(keyId, { tenantId, keyId, atMs });
-      this.startTicker();
-    }
-    this.writeIfDue(atMs);
+    apiKeys: Pick<ApiKeyRepository, 'markUsed'>,
+    clock: Clock,
+    onError: (error: unknown) => void,
+    options: KeyUsageOptions = DEFAULT_KEY_USAGE,
+  ) {
+    super((uses) => apiKeys.markUsed(uses.map(({ tenantId, id, at }) => ({ tenantId, keyId: id, at }))), clock, onError, options);
   }
-
-  /** Uses gathered and not yet handed to a write. */
-  get pendingKeys(): number {
-    return this.pending.size;
-  }
-
-  /** Resolves once no write is in flight (one that has started, not one still gathering). */
-  async settled(): Promise<void> {
-    while (this.writing) await this.writing;
-  }
-
-  /** Writes every use gathered so far, after the write in flight; resolves once all have finished. */
-  async flush(): Promise<void> {
-    await this.settled();
-    if (this.pending.size > 0) this.startWrite();
-    await this.settled();
-  }
-
-  /** For shutdown: no more checks, and what is gathered is written before the database closes. */
-  async close(): Promise<void> {
-    clearInterval(this.ticker);
-    this.ticker = undefined;
-    await this.flush();
-  }
-
-  private writeIfDue(nowMs: number): void {
-    if (this.writing || this.pending.size === 0) return;
-    if (nowMs - this.batchStartedMs >= this.options.intervalMs || this.pending.size >= this.options.maxPending) this.startWrite();
-  }
-
-  private startWrite(): void {
-    const batch = [...this.pending.values()];
-    this.pending = new Map();
-    const size = this.options.keysPerStatement;
-    this.writing = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(async () => {
-        for (let start = 0; start < batch.length; start += size) {
-          await this.apiKeys.markUsed(batch.slice(start, start + size).map(toUse)).catch(this.onError);
-        }
-      })
-      .finally(() => {
-        this.writing = undefined;
-        // Uses that came in meanwhile may be due already (a full batch, or a long write).
-        this.writeIfDue(this.clock.now().getTime());
-      });
-  }
-
-  /** Started with the first use; unref'd, so it never keeps the process alive. */
-  private startTicker(): void {
-    if (this.ticker) return;
-    const everyMs = Math.max(1_000, Math.floor(this.options.intervalMs / 6));
-    this.ticker = setInterval(() => this.writeIfDue(this.clock.now().getTime()), everyMs);
-    this.ticker.unref();
-  }
-}
-
-function toUse(pending: PendingUse): ApiKeyUse {
-  return { tenantId: pending.tenantId, keyId: pending.keyId, at: new Date(pending.atMs) };
 }

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ApiKeyGrant, CredentialChange, CredentialStates } from '../../application/ports/credential-states';
-import type { ApiKeyRepository, UserAuthState, UserRepository } from '../../application/ports/repositories';
+import type { ApiKeyRepository, SessionRepository, SessionState, UserAuthState, UserRepository } from '../../application/ports/repositories';
 
 /**
  * What one remembered credential is counted at: its entry, its strings, the LRU's bookkeeping and,
@@ -10,6 +10,8 @@ import type { ApiKeyRepository, UserAuthState, UserRepository } from '../../appl
  */
 export const MEMBER_ENTRY_BYTES = 320;
 export const KEY_ENTRY_BYTES = 400;
+/** A session holds three ids and two dates where a member holds two ids, a role and a number: counted at a key's figure, the larger. */
+export const SESSION_ENTRY_BYTES = KEY_ENTRY_BYTES;
 
 export interface CredentialCacheOptions {
   /**
@@ -31,17 +33,27 @@ export const DEFAULT_CREDENTIAL_CACHE: CredentialCacheOptions = { memoryBytes: 9
 export interface CredentialSource {
   readonly users: Pick<UserRepository, 'findAuthState'>;
   readonly apiKeys: Pick<ApiKeyRepository, 'findActiveByHash'>;
+  readonly sessions: Pick<SessionRepository, 'findLive'>;
 }
 
-type Entry = UserAuthState | ApiKeyGrant;
+type Entry = UserAuthState | ApiKeyGrant | SessionState;
 
 function isMember(entry: Entry): entry is UserAuthState {
   return 'authVersion' in entry;
 }
 
+function isSession(entry: Entry): entry is SessionState {
+  return 'sessionId' in entry;
+}
+
+/** Sessions are keyed apart from members (a user id) and keys (a 64-character hash). */
+function sessionKey(sessionId: string): string {
+  return `s:${sessionId.toLowerCase()}`;
+}
+
 /**
  * The instance's in-memory view of what authentication checks on every request: members (role,
- * auth version) by user id, and verified keys (id, tenant, user, expiry) by key hash, in one cache
+ * auth version) by user id, live sessions by id, and verified keys (id, tenant, user, expiry) by key hash, in one cache
  * bounded by memory (a user id and a key hash never look alike: 36 characters against 64). A key's
  * role is never kept with the key: it is always read from its owner's entry, so a role change or a
  * removal needs one invalidation, of the member. Misses are not remembered: a flood of unknown keys
@@ -65,13 +77,13 @@ export class CachedCredentialStates implements CredentialStates {
   constructor(private readonly source: CredentialSource, options: CredentialCacheOptions = DEFAULT_CREDENTIAL_CACHE) {
     this.entries = new LRUCache<string, Entry>({
       maxSize: options.memoryBytes,
-      sizeCalculation: (entry) => (isMember(entry) ? MEMBER_ENTRY_BYTES : KEY_ENTRY_BYTES),
+      sizeCalculation: (entry) => (isMember(entry) ? MEMBER_ENTRY_BYTES : isSession(entry) ? SESSION_ENTRY_BYTES : KEY_ENTRY_BYTES),
       ttl: options.ttlMs,
       // A clock of the caller's is read on every check (lru-cache otherwise reuses a reading for 1 ms of real time).
       ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
       // Evicted, expired, deleted or replaced: the index must not outlive the entry.
       dispose: (entry, hash) => {
-        if (!isMember(entry) && this.hashOfKey.get(entry.keyId) === hash) this.hashOfKey.delete(entry.keyId);
+        if (!isMember(entry) && !isSession(entry) && this.hashOfKey.get(entry.keyId) === hash) this.hashOfKey.delete(entry.keyId);
       },
     });
   }
@@ -93,7 +105,7 @@ export class CachedCredentialStates implements CredentialStates {
   async apiKey(keyPrefix: string, keyHash: string): Promise<ApiKeyGrant | null> {
     // The hash is of the whole raw key, prefix included: a hit on the hash is a hit on both.
     const hit = this.fenced ? undefined : this.entries.get(keyHash);
-    if (hit && !isMember(hit)) return hit;
+    if (hit && !isMember(hit) && !isSession(hit)) return hit;
     const generation = this.generation;
     const found = await this.source.apiKeys.findActiveByHash(keyPrefix, keyHash);
     if (!found) return null;
@@ -110,11 +122,27 @@ export class CachedCredentialStates implements CredentialStates {
     return grant;
   }
 
-  /** O(1) for either kind: a member by id, a key through the id-to-hash index. */
+  /**
+   * A live session as storage last said; a remembered one unless `fresh`. Its last use is what
+   * storage held when it was read: the caller adds what this instance saw since.
+   */
+  async session(tenantId: string, sessionId: string, fresh = false): Promise<SessionState | null> {
+    const key = sessionKey(sessionId);
+    const hit = this.fenced || fresh ? undefined : this.entries.get(key);
+    if (hit && isSession(hit)) return hit.tenantId === tenantId ? hit : null;
+    const generation = this.generation;
+    const state = await this.source.sessions.findLive(tenantId, sessionId);
+    if (state && this.mayKeep(generation)) this.entries.set(key, state);
+    return state;
+  }
+
+  /** O(1) for every kind: a member by id, a session by its key, a key through the id-to-hash index. */
   forget(change: CredentialChange): void {
     this.generation += 1;
     if (change.kind === 'user') {
       this.entries.delete(change.userId);
+    } else if (change.kind === 'session') {
+      this.entries.delete(sessionKey(change.sessionId));
     } else {
       const hash = this.hashOfKey.get(change.keyId);
       if (hash !== undefined) this.entries.delete(hash);

@@ -41,7 +41,7 @@ export const DEFAULT_FOLLOWER: FollowerOptions = { pageSize: 500, retryMs: 1_000
  * change after its position, at most one read at a time and one per turn of the event loop however
  * many wake-ups came in it, and for each batch read, in order:
  *
- * 1. the credential cache forgets every member and key named;
+ * 1. the credential cache forgets every member, key and session named;
  * 2. the position moves to the last change read;
  * 3. the fan-out hands the batch on (verifiers' change streams, the trusted service keys).
  *
@@ -190,7 +190,7 @@ export class CredentialChangeFollower implements ChangePositions {
         this.handOn(changes.slice(start, i));
         this.startOver(change.position);
         start = i + 1;
-      } else if (change.kind === 'user' || change.kind === 'api-key') {
+      } else if (change.kind === 'user' || change.kind === 'api-key' || change.kind === 'session') {
         this.cache.forget(change);
       }
     }

@@ -2,12 +2,13 @@ import type { ChangePosition } from '../../domain/change-position';
 
 /**
  * One committed change as the change log holds it, at its position (domain/change-position.ts).
- * A member or key change names its tenant, so a service that may see only some tenants hears only
+ * A member, key or session change names its tenant, so a service that may see only some tenants hears only
  * theirs; `everything` (a TRUNCATE, or an operator's reset) means anything may have changed.
  */
 export type LoggedChange =
   | { readonly position: ChangePosition; readonly kind: 'user'; readonly userId: string; readonly tenantId: string }
   | { readonly position: ChangePosition; readonly kind: 'api-key'; readonly keyId: string; readonly tenantId: string }
+  | { readonly position: ChangePosition; readonly kind: 'session'; readonly sessionId: string; readonly tenantId: string }
   | { readonly position: ChangePosition; readonly kind: 'service-key'; readonly serviceKeyId: string }
   | { readonly position: ChangePosition; readonly kind: 'everything' };
 

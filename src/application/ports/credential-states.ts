@@ -1,4 +1,4 @@
-import type { UserAuthState } from './repositories';
+import type { SessionState, UserAuthState } from './repositories';
 
 /** What a verified API key stands for; the role is never kept here, it is always the owner's current one. */
 export interface ApiKeyGrant {
@@ -11,7 +11,8 @@ export interface ApiKeyGrant {
 /** A committed change after which what an instance remembers about a credential is wrong. */
 export type CredentialChange =
   | { readonly kind: 'user'; readonly userId: string }
-  | { readonly kind: 'api-key'; readonly keyId: string };
+  | { readonly kind: 'api-key'; readonly keyId: string }
+  | { readonly kind: 'session'; readonly sessionId: string };
 
 /**
  * What authentication reads on every request: the member behind a token or key, and the key
@@ -23,6 +24,11 @@ export interface CredentialStates {
   user(tenantId: string, userId: string): Promise<UserAuthState | null>;
   /** The non-revoked key with that prefix and hash whose owner is a member; null otherwise. Expiry is not checked. */
   apiKey(keyPrefix: string, keyHash: string): Promise<ApiKeyGrant | null>;
+  /**
+   * The tenant's live session; null when ended, unknown, or another tenant's. `fresh`: read from
+   * storage whatever is remembered (a remembered last use may be older than another instance's).
+   */
+  session(tenantId: string, sessionId: string, fresh?: boolean): Promise<SessionState | null>;
   /**
    * Called for each change the storage reports: by the unit of work that made it, right after it
    * commits (so that this instance's very next request sees it), and for every change the database

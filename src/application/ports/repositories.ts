@@ -3,6 +3,7 @@ import type { EmailToken, EmailTokenPurpose } from '../../domain/email-token';
 import type { ClaimedMail, MailOutcome, OutgoingMail } from '../../domain/outgoing-mail';
 import type { AuditEventRepository } from './audit-events';
 import type { Invite, InviteSummary } from '../../domain/invite';
+import type { Session, SessionEnding } from '../../domain/session';
 import type { InvitableRole, Role } from '../../domain/role';
 import type { Tenant } from '../../domain/tenant';
 import type { User } from '../../domain/user';
@@ -225,6 +226,47 @@ export interface InviteRepository {
   deleteUnacceptedFrom(tenantId: string, invitedBy: string, roles: readonly InvitableRole[]): Promise<string[]>;
 }
 
+/** What authentication needs of a live session. */
+export interface SessionState {
+  readonly sessionId: string;
+  readonly tenantId: string;
+  readonly userId: string;
+  readonly lastSeenAt: Date;
+  readonly authenticatedAt: Date;
+}
+
+/** A session's latest use, as batched for last_seen_at. */
+export interface SessionUse {
+  readonly tenantId: string;
+  readonly sessionId: string;
+  readonly at: Date;
+}
+
+/**
+ * Sessions (domain/session.ts). Every method takes the tenant, and a member's own methods the
+ * member, so no call reaches another tenant's or another member's session. Ending is a write of
+ * ended_at (the row stays, for the record), at most once: an ended session never lives again.
+ */
+export interface SessionRepository {
+  /** Inserts a new session. Ids are fresh, so a conflict is a storage failure and is thrown as is. */
+  create(session: Session): Promise<void>;
+  /** The tenant's live (not ended) session with that id, as authentication needs it; null otherwise (malformed ids too). */
+  findLive(tenantId: string, sessionId: string): Promise<SessionState | null>;
+  /** The member's live sessions, newest created first. */
+  listLive(tenantId: string, userId: string): Promise<Session[]>;
+  /** Ends the member's live session with that id; false when they have none such (another's, ended, unknown). */
+  end(tenantId: string, userId: string, sessionId: string, ending: SessionEnding): Promise<boolean>;
+  /** Ends every live session of the member, but `except` when given; returns how many ended. */
+  endAllOf(tenantId: string, userId: string, ending: SessionEnding, except?: string): Promise<number>;
+  /** Sets authenticated_at of the member's live session; false when they have none such. */
+  renewAuthentication(tenantId: string, userId: string, sessionId: string, at: Date): Promise<boolean>;
+  /**
+   * Moves each named session's last_seen_at forward to its `at` (never back), as one write for the
+   * whole batch, which may span tenants; a session is matched with its own tenant only.
+   */
+  markSeen(uses: readonly SessionUse[]): Promise<void>;
+}
+
 export interface Repositories {
   readonly tenants: TenantRepository;
   readonly users: UserRepository;
@@ -233,4 +275,5 @@ export interface Repositories {
   readonly auditEvents: AuditEventRepository;
   readonly emailTokens: EmailTokenRepository;
   readonly outbox: MailOutboxRepository;
+  readonly sessions: SessionRepository;
 }

@@ -57,7 +57,7 @@ export function describeUnitOfWorkCases(storage: StorageGetter): void {
       const ours = new Set([user.id, revoked.id, used.id, kept.id]);
       const reports: CredentialChange[][] = [];
       const stop = store.afterCommit((changes) => {
-        const mine = changes.filter((change) => ours.has(change.kind === 'user' ? change.userId : change.keyId));
+        const mine = changes.filter((change) => ours.has(change.kind === 'user' ? change.userId : change.kind === 'api-key' ? change.keyId : change.sessionId));
         if (mine.length > 0) reports.push([...mine]);
       });
       try {

@@ -15,6 +15,7 @@ export interface DB {
   service_keys: ServiceKeysTable;
   email_tokens: EmailTokensTable;
   mail_outbox: MailOutboxTable;
+  sessions: SessionsTable;
 }
 
 export interface TenantsTable {
@@ -121,4 +122,18 @@ export interface ServiceKeysTable {
   /** True: the key may ask about every tenant; false: only those in tenant_ids (migration 0010). */
   all_tenants: boolean;
   tenant_ids: string[];
+}
+
+export interface SessionsTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  created_at: Date;
+  last_seen_at: Date;
+  authenticated_at: Date;
+  user_agent: string | null;
+  ip: string | null;
+  ended_at: Date | null;
+  ended_by: string | null;
+  end_reason: string | null;
 }

@@ -5,6 +5,7 @@ import { type ChangePosition, NO_CHANGE } from '../../../domain/change-position'
 export type UnloggedChange =
   | { readonly kind: 'user'; readonly userId: string; readonly tenantId: string }
   | { readonly kind: 'api-key'; readonly keyId: string; readonly tenantId: string }
+  | { readonly kind: 'session'; readonly sessionId: string; readonly tenantId: string }
   | { readonly kind: 'service-key'; readonly serviceKeyId: string }
   | { readonly kind: 'everything' };
 

@@ -4,6 +4,7 @@ import type { User } from '../../../domain/user';
 import type { MemoryState, StoredUser } from './memory-state';
 import { memoryAuditEvents } from './memory-audit-events';
 import { memoryEmailTokens, memoryOutbox } from './memory-mail';
+import { memorySessions } from './memory-sessions';
 
 /** A unique index the memory backend has to enforce by hand, failing as Postgres would. */
 class UniqueViolation extends Error {
@@ -217,5 +218,6 @@ export function memoryRepositories(state: MemoryState): Repositories {
     auditEvents: memoryAuditEvents(state.auditEvents),
     emailTokens: memoryEmailTokens(state.emailTokens),
     outbox: memoryOutbox(state.outbox),
+    sessions: memorySessions(state.sessions),
   };
 }

@@ -2,6 +2,7 @@ import type { ApiKey } from '../../../domain/api-key';
 import type { AuditEvent } from '../../../domain/audit-event';
 import type { EmailToken } from '../../../domain/email-token';
 import type { Invite } from '../../../domain/invite';
+import type { Session } from '../../../domain/session';
 import type { ClaimedMail } from '../../../domain/outgoing-mail';
 import type { Tenant } from '../../../domain/tenant';
 import type { User } from '../../../domain/user';
@@ -31,11 +32,12 @@ export interface MemoryState {
   readonly auditEvents: Map<string, AuditEvent>;
   readonly emailTokens: Map<string, EmailToken>;
   readonly outbox: Map<string, StoredMail>;
+  readonly sessions: Map<string, Session>;
 }
 
 export function emptyState(): MemoryState {
   return {
-    tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map(), auditEvents: new Map(), emailTokens: new Map(), outbox: new Map(),
+    tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map(), auditEvents: new Map(), emailTokens: new Map(), outbox: new Map(), sessions: new Map(),
   };
 }
 
@@ -48,19 +50,20 @@ export function snapshot(state: MemoryState): MemoryState {
     auditEvents: new Map(state.auditEvents),
     emailTokens: new Map(state.emailTokens),
     outbox: new Map(state.outbox),
+    sessions: new Map(state.sessions),
   };
 }
 
-export type MemberOrKeyChange = Extract<UnloggedChange, { kind: 'user' | 'api-key' }>;
+export type CredentialRowChange = Extract<UnloggedChange, { kind: 'user' | 'api-key' | 'session' }>;
 
 /**
  * What the SQL triggers log, found by comparing a committed draft with the state it replaces:
  * a member whose role, auth version, removal, password or tenant changed, or who is gone; a key
- * whose revocation, expiry, hash or owner changed, or that is gone. Records are replaced, never
+ * whose revocation, expiry, hash or owner changed, or that is gone; a session that ended or is gone. Records are replaced, never
  * mutated, so an unchanged record is the same object and costs one comparison.
  */
-export function credentialChanges(before: MemoryState, after: MemoryState): MemberOrKeyChange[] {
-  const changes: MemberOrKeyChange[] = [];
+export function credentialChanges(before: MemoryState, after: MemoryState): CredentialRowChange[] {
+  const changes: CredentialRowChange[] = [];
   for (const [id, old] of before.users) {
     const now = after.users.get(id);
     if (now === old) continue;
@@ -77,6 +80,13 @@ export function credentialChanges(before: MemoryState, after: MemoryState): Memb
       || now.userId !== old.userId || now.tenantId !== old.tenantId) {
       changes.push({ kind: 'api-key', keyId: id, tenantId: old.tenantId });
       if (now && now.tenantId !== old.tenantId) changes.push({ kind: 'api-key', keyId: id, tenantId: now.tenantId });
+    }
+  }
+  for (const [id, old] of before.sessions) {
+    const now = after.sessions.get(id);
+    if (now === old) continue;
+    if (!now || now.endedAt?.getTime() !== old.endedAt?.getTime() || now.userId !== old.userId || now.tenantId !== old.tenantId) {
+      changes.push({ kind: 'session', sessionId: id, tenantId: old.tenantId });
     }
   }
   return changes;

@@ -4,7 +4,7 @@ import type { UnitOfWork } from '../../../application/ports/unit-of-work';
 import type { CommittedChanges, Storage } from '../storage';
 import { MemoryChangeLog } from './memory-change-log';
 import { memoryRepositories } from './memory-repositories';
-import { credentialChanges, emptyState, type MemoryState, snapshot } from './memory-state';
+import { credentialChanges, type CredentialRowChange, emptyState, type MemoryState, snapshot } from './memory-state';
 
 /**
  * An in-process backend that keeps the unit of work's promise: each run works on a draft copy that
@@ -31,8 +31,7 @@ class MemoryUnitOfWork implements UnitOfWork {
       this.committed = draft;
       if (changes.length > 0) {
         // Listeners get what the SQL storage reports (kind and id); the log also keeps the tenant.
-        const reported: CredentialChange[] = changes.map((change) => (change.kind === 'user'
-          ? { kind: 'user', userId: change.userId } : { kind: 'api-key', keyId: change.keyId }));
+        const reported: CredentialChange[] = changes.map(reportedChange);
         for (const listener of this.listeners) listener(reported);
         this.changeLog.append(changes);
       }
@@ -46,6 +45,11 @@ class MemoryUnitOfWork implements UnitOfWork {
   get state(): MemoryState {
     return this.committed;
   }
+}
+
+function reportedChange(change: CredentialRowChange): CredentialChange {
+  if (change.kind === 'user') return { kind: 'user', userId: change.userId };
+  return change.kind === 'session' ? { kind: 'session', sessionId: change.sessionId } : { kind: 'api-key', keyId: change.keyId };
 }
 
 type MethodTable = Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>;

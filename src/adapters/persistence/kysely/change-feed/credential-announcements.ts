@@ -11,15 +11,16 @@ import type { DB } from '../schema';
  */
 export { CREDENTIAL_CHANGES_CHANNEL };
 
-const KINDS: ReadonlySet<string> = new Set<CredentialChange['kind']>(['user', 'api-key']);
+const KINDS: ReadonlySet<string> = new Set<CredentialChange['kind']>(['user', 'api-key', 'session']);
 
-/** One entry of the transaction-local note (`user:<id>`, `api-key:<id>`); null for anything else. */
+/** One entry of the transaction-local note (`user:<id>`, `api-key:<id>`, `session:<id>`); null for anything else. */
 function decodeChange(payload: string): CredentialChange | null {
   const colon = payload.indexOf(':');
   const kind = payload.slice(0, colon);
   const id = payload.slice(colon + 1);
   if (colon < 0 || !KINDS.has(kind) || !isUuid(id)) return null;
-  return kind === 'user' ? { kind, userId: id } : { kind: 'api-key', keyId: id };
+  if (kind === 'user') return { kind, userId: id };
+  return kind === 'session' ? { kind, sessionId: id } : { kind: 'api-key', keyId: id };
 }
 
 /**

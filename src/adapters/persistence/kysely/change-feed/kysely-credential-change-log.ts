@@ -25,6 +25,7 @@ function toChange(row: Row): LoggedChange {
   switch (row.log_kind) {
     case 'user': return { position: at, kind: 'user', userId: row.log_subject!, tenantId: row.log_tenant! };
     case 'api_key': return { position: at, kind: 'api-key', keyId: row.log_subject!, tenantId: row.log_tenant! };
+    case 'session': return { position: at, kind: 'session', sessionId: row.log_subject!, tenantId: row.log_tenant! };
     case 'service_key': return { position: at, kind: 'service-key', serviceKeyId: row.log_subject! };
     default: return { position: at, kind: 'everything' };
   }

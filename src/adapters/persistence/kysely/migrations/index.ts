@@ -12,6 +12,7 @@ import * as credentialChangeLog from './0010-credential-change-log';
 import * as moduleReadinessAndAuditActionIndex from './0011-module-readiness-and-audit-action-index';
 import * as tenantListReads from './0012-tenant-list-reads';
 import * as emailTokensAndOutbox from './0013-email-tokens-and-outbox';
+import * as sessions from './0014-sessions';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -31,6 +32,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0011-module-readiness-and-audit-action-index': moduleReadinessAndAuditActionIndex,
   '0012-tenant-list-reads': tenantListReads,
   '0013-email-tokens-and-outbox': emailTokensAndOutbox,
+  '0014-sessions': sessions,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,6 +4,7 @@ import { KyselyAuditEventRepository } from './audit-event-repository';
 import { KyselyEmailTokenRepository } from './email-token-repository';
 import { KyselyMailOutboxRepository } from './mail-outbox-repository';
 import { KyselyInviteRepository } from './invite-repository';
+import { KyselySessionRepository } from './session-repository';
 import { KyselyTenantRepository } from './tenant-repository';
 import type { TenantScope } from '../driver/tenant-scope';
 import { KyselyUserRepository } from './user-repository';
@@ -21,5 +22,6 @@ export function kyselyRepositories(scope: TenantScope): Repositories {
     auditEvents: new KyselyAuditEventRepository(scope),
     emailTokens: new KyselyEmailTokenRepository(scope),
     outbox: new KyselyMailOutboxRepository(scope),
+    sessions: new KyselySessionRepository(scope),
   };
 }
