@@ -197,6 +197,40 @@ describe('GET /api/v1/auth/changes', () => {
     expect(heard(fullStream)).toEqual([theirMember.userId, myMember.userId]);
   });
 
+  it('a session\'s end is sent as a session change, once per batch, and only to service keys that see its tenant', async () => {
+    ctx = await setup();
+    const mine = randomUUID();
+    const theirs = randomUUID();
+    const { rawKey: scoped } = await ctx.manage.create('scoped', namedTenants([mine]));
+    const { rawKey: everyone } = await ctx.manage.create('everyone', ALL_TENANTS);
+    const scopedStream = await ctx.open(scoped);
+    const fullStream = await ctx.open(everyone);
+    expect(await scopedStream.until(isReady)).toBe(true);
+    expect(await fullStream.until(isReady)).toBe(true);
+
+    const [ended, endedTwice, theirsEnded] = [randomUUID(), randomUUID(), randomUUID()];
+    const at = ctx.fanOut.position;
+    ctx.fanOut.publish([
+      { position: at + 1, kind: 'session', sessionId: endedTwice, tenantId: mine },
+      { position: at + 2, kind: 'session', sessionId: theirsEnded, tenantId: theirs },
+      { position: at + 3, kind: 'session', sessionId: ended, tenantId: mine },
+      { position: at + 4, kind: 'session', sessionId: endedTwice, tenantId: mine },
+    ], at + 4);
+    const last = (event: { event: string; data: string }) => event.event === 'change' && dataOf(event).position === at + 4;
+    expect(await scopedStream.until(last)).toBe(true);
+    expect(await fullStream.until(last)).toBe(true);
+    const sent = (stream: RawChangeStream) => stream.events.filter((event) => event.event === 'change').map(dataOf);
+    expect(sent(scopedStream)).toEqual([
+      { kind: 'session', session_id: ended, position: at + 3 },
+      { kind: 'session', session_id: endedTwice, position: at + 4 },
+    ]);
+    expect(sent(fullStream)).toEqual([
+      { kind: 'session', session_id: theirsEnded, position: at + 2 },
+      { kind: 'session', session_id: ended, position: at + 3 },
+      { kind: 'session', session_id: endedTwice, position: at + 4 },
+    ]);
+  });
+
   it('a revoked service key: its streams are sent reset and closed at once, its next introspection is 401, other keys carry on', async () => {
     ctx = await setup({}, 60_000); // no heartbeat comes to check the key again: the revocation itself must close the streams
     const { key, rawKey } = await ctx.manage.create('revoked', ALL_TENANTS);
