@@ -24,6 +24,13 @@ import type { ConfirmEmailChange } from './email-address/confirm-email-change';
 import type { RequestEmailChange } from './email-address/request-email-change';
 import type { ResendVerification } from './email-address/resend-verification';
 import type { VerifyEmail } from './email-address/verify-email';
+import type { RequireRecentAuthentication } from './authentication/require-recent-authentication';
+import type { EndMemberSessions } from './sessions/end-member-sessions';
+import type { EndOtherSessions } from './sessions/end-other-sessions';
+import type { EndSession } from './sessions/end-session';
+import type { ListSessions } from './sessions/list-sessions';
+import type { Logout } from './sessions/logout';
+import type { Reauthenticate } from './sessions/reauthenticate';
 
 /** Everything the driving adapters (HTTP) may call: built by the composition root. */
 export interface UseCases {
@@ -48,6 +55,14 @@ export interface UseCases {
   readonly requestEmailChange: RequestEmailChange;
   readonly confirmEmailChange: ConfirmEmailChange;
   readonly getAccount: GetAccount;
+  readonly listSessions: ListSessions;
+  readonly endSession: EndSession;
+  readonly endOtherSessions: EndOtherSessions;
+  readonly logout: Logout;
+  readonly endMemberSessions: EndMemberSessions;
+  readonly reauthenticate: Reauthenticate;
+  /** Not a request of its own: what a route declared `recentAuth` runs before its handler. */
+  readonly requireRecentAuthentication: RequireRecentAuthentication;
   readonly listAuditEvents: ListAuditEvents;
   /** Not a request of its own: the HTTP adapter records refused requests through it. */
   readonly recordRefusal: RecordRefusal;

@@ -14,6 +14,8 @@ import type { Secrets } from '../application/ports/secrets';
 import type { TokenService } from '../application/ports/token-service';
 import type { UseCases } from '../application/use-cases';
 import { BatchedApiKeyUsage } from '../adapters/cache/batched-api-key-usage';
+import { BatchedSessionActivity } from '../adapters/cache/batched-session-activity';
+import type { SessionActivity } from '../application/ports/session-activity';
 import { type JwtKeySet, jwtKey } from '../adapters/crypto/jwt-signing-keys';
 import { JwtTokenService } from '../adapters/crypto/jwt-token-service';
 import { HmacDeviceProofs } from '../adapters/crypto/hmac-device-proofs';
@@ -80,6 +82,8 @@ export interface AssemblyParts {
   readonly loginThrottle?: LoginThrottle;
   /** Unset: batched writes of last_used_at, flushed when the assembly closes. */
   readonly keyUsage?: ApiKeyUsage;
+  /** Unset: batched writes of sessions' last_seen_at, at the key usage's interval, flushed when the assembly closes. */
+  readonly sessionActivity?: SessionActivity;
   /** The request log and the error log; unset, no request log, and errors go to `onError`. */
   readonly logger?: Logger;
   /** Where what is opened is registered for closing (main's, so a shutdown closes it in order); unset, the assembly's own. */
@@ -128,6 +132,8 @@ export interface Assembly {
   readonly feed: CredentialFeed;
   /** Where last_used_at goes (tests flush it as the instance would at the end of its interval). */
   readonly keyUsage: ApiKeyUsage & { flush?(): Promise<void> };
+  /** Where sessions' last_seen_at goes (tests flush it as the instance would at the end of its interval). */
+  readonly sessionActivity: SessionActivity & { flush?(): Promise<void> };
   /** Set when metrics are enabled: main serves them on a port of their own when METRICS_PORT is set. */
   readonly metrics: HttpMetrics | undefined;
   /** How tokens are signed and verified (tests read a token's claims through it). */
@@ -173,6 +179,9 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
     const keyUsage = parts.keyUsage
       ?? new BatchedApiKeyUsage(storage.storage.repos.apiKeys, clock, failed('api key usage'), config.apiKeyUsage);
     if (keyUsage instanceof BatchedApiKeyUsage) closeables.add('api key usage', () => keyUsage.close());
+    const sessionActivity = parts.sessionActivity
+      ?? new BatchedSessionActivity(storage.storage.repos.sessions, clock, failed('session activity'), config.apiKeyUsage);
+    if (sessionActivity instanceof BatchedSessionActivity) closeables.add('session activity', () => sessionActivity.close());
 
     const signingKeys = signingKeysOf(config, logger);
     const tokens = parts.tokens ?? configuredTokens(signingKeys, logger);
@@ -187,6 +196,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       deviceProofs: HmacDeviceProofs.fromKeySet(signingKeys, clock),
       credentials: feed.credentials,
       keyUsage,
+      sessionActivity,
       credentialChanges: feed.changes,
       changePositions: feed.positions,
       serviceKeys: storage.serviceKeys,
@@ -200,6 +210,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       serviceKeyTrustMs: parts.serviceKeyTrustMs,
       moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []),
       mailTokens: config.mail,
+      sessions: config.sessions,
     });
 
     // Reset requests taken before the shutdown are handled before the database closes (none are taken without a mailer).
@@ -244,7 +255,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       developmentRoutes: mailer instanceof DevelopmentMailbox ? developmentMailboxRoutes(() => mailer.messages()) : [],
     });
     return {
-      listener: app.listener, routes: app.routes, useCases, storage, clock, ids, secrets, mailer, mailWorker, feed, keyUsage, metrics, tokens, close,
+      listener: app.listener, routes: app.routes, useCases, storage, clock, ids, secrets, mailer, mailWorker, feed, keyUsage, sessionActivity, metrics, tokens, close,
     };
   } catch (error) {
     await close();

@@ -122,6 +122,12 @@ export interface Config {
    * when unset; in production unset means undefined.
    */
   readonly publicUrl: string | undefined;
+  readonly sessions: {
+    /** SESSION_IDLE_TIMEOUT_SECONDS: a session unused for longer is refused and counts as ended; undefined: off. */
+    readonly idleTimeoutSeconds: number | undefined;
+    /** REAUTH_WINDOW_SECONDS: how long a proven password counts as recent authentication. */
+    readonly reauthWindowSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -141,6 +147,8 @@ export const DEFAULT_DEVELOPMENT_PUBLIC_URL = 'http://localhost:3000';
 
 /** Production secrets must carry at least 256 bits for HS256. */
 export const MIN_PRODUCTION_SECRET_BYTES = 32;
+/** A bearer token's lifetime (the contract's 24 hours): a longer reauthentication window would mean nothing. */
+const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
 
 /**
  * A hop count, or a comma-separated list of addresses, subnets or proxy-addr's names (loopback,
@@ -281,6 +289,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     EMAIL_CHANGE_TTL_SECONDS: positiveInt({ default: 3_600 }),
     MAIL_LIMIT_PER_RECIPIENT: positiveInt({ default: 5 }),
     MAIL_LIMIT_PER_TENANT: positiveInt({ default: 200 }),
+    SESSION_IDLE_TIMEOUT_SECONDS: positiveInt({ default: undefined }),
+    REAUTH_WINDOW_SECONDS: positiveInt({ default: 600 }),
   }, {
     reporter: ({ errors }) => {
       for (const [name, error] of Object.entries(errors)) {
@@ -342,6 +352,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (cleaned.SMTP_URL !== undefined && cleaned.PUBLIC_URL === undefined && cleaned.NODE_ENV === 'production') {
     problems.push('PUBLIC_URL: is required in production when SMTP_URL is set (the links in messages point there)');
   }
+  // Last seen is written once per usage interval; a shorter timeout would refuse a session in use on another instance.
+  if (cleaned.SESSION_IDLE_TIMEOUT_SECONDS !== undefined && cleaned.SESSION_IDLE_TIMEOUT_SECONDS <= 2 * cleaned.API_KEY_USAGE_FLUSH_SECONDS) {
+    problems.push('SESSION_IDLE_TIMEOUT_SECONDS: must be more than twice API_KEY_USAGE_FLUSH_SECONDS (last seen is written at that interval)');
+  }
+  if (cleaned.REAUTH_WINDOW_SECONDS > TOKEN_LIFETIME_SECONDS) {
+    problems.push(`REAUTH_WINDOW_SECONDS: must not exceed a token's lifetime (${TOKEN_LIFETIME_SECONDS})`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -401,5 +418,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       sendLimits: { perRecipientPerHour: cleaned.MAIL_LIMIT_PER_RECIPIENT, perTenantPerHour: cleaned.MAIL_LIMIT_PER_TENANT },
     },
     publicUrl: cleaned.PUBLIC_URL ?? (cleaned.NODE_ENV === 'production' ? undefined : DEFAULT_DEVELOPMENT_PUBLIC_URL),
+    sessions: { idleTimeoutSeconds: cleaned.SESSION_IDLE_TIMEOUT_SECONDS, reauthWindowSeconds: cleaned.REAUTH_WINDOW_SECONDS },
   };
 }

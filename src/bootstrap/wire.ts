@@ -42,6 +42,15 @@ import { RequestEmailChange } from '../application/email-address/request-email-c
 import { ResendVerification } from '../application/email-address/resend-verification';
 import { VerifyEmail } from '../application/email-address/verify-email';
 import type { UseCases } from '../application/use-cases';
+import type { SessionActivity } from '../application/ports/session-activity';
+import { RequireRecentAuthentication } from '../application/authentication/require-recent-authentication';
+import { EndMemberSessions } from '../application/sessions/end-member-sessions';
+import { EndOtherSessions } from '../application/sessions/end-other-sessions';
+import { EndSession } from '../application/sessions/end-session';
+import { ListSessions } from '../application/sessions/list-sessions';
+import { Logout } from '../application/sessions/logout';
+import { Reauthenticate } from '../application/sessions/reauthenticate';
+import { SessionBook } from '../application/sessions/session-book';
 import type { ModuleAuditAction } from '../domain/audit-event';
 import type { PasswordPolicyName } from '../domain/password-policy';
 import type { Storage } from '../adapters/persistence/storage';
@@ -67,6 +76,8 @@ export interface Services {
   readonly serviceKeys: ServiceKeyLookup;
   /** Where last_used_at is kept. */
   readonly keyUsage: ApiKeyUsage;
+  /** Where sessions' last_seen_at is kept, and this instance's latest use of each. */
+  readonly sessionActivity: SessionActivity;
   /** Whether the service can send e-mail at all (a mailer is configured). */
   readonly mailEnabled: boolean;
   /** Told of failures of work done after a request was answered. */
@@ -88,11 +99,15 @@ export interface Policy {
   readonly serviceKeyTrustMs?: number | undefined;
   /** The product modules' audit actions (PortcullisModule.auditActions), so the trail's filter knows them. */
   readonly moduleAuditActions?: readonly ModuleAuditAction[];
+  /** SESSION_IDLE_TIMEOUT_SECONDS (unset: off) and REAUTH_WINDOW_SECONDS (DEFAULT_REAUTH_WINDOW_SECONDS unless set). */
+  readonly sessions?: { readonly idleTimeoutSeconds?: number | undefined; readonly reauthWindowSeconds?: number | undefined };
   /** How long the links in messages last. */
   readonly mailTokens: { readonly resetTtlSeconds: number; readonly verifyTtlSeconds: number; readonly changeTtlSeconds: number };
 }
 
 export const DEFAULT_SERVICE_KEY_TRUST_MS = 5_000;
+/** How long after proving their password a session may use the routes that want recent authentication. */
+export const DEFAULT_REAUTH_WINDOW_SECONDS = 600;
 
 /** Up to this long before requested reset links are made (forgot-password.ts says why). */
 const RESET_WORK_DELAY_MS = 1_000;
@@ -109,7 +124,7 @@ function afterRandomDelay(work: () => void): { cancel(): void } {
  */
 export async function buildUseCases(storage: Storage, services: Services, policy: Policy): Promise<UseCases> {
   const { repos, unitOfWork } = storage;
-  const { hasher, tokens, ids, secrets, clock, loginThrottle, deviceProofs, credentials, credentialChanges, keyUsage, serviceKeys } = services;
+  const { hasher, tokens, ids, secrets, clock, loginThrottle, deviceProofs, credentials, credentialChanges, keyUsage, serviceKeys, sessionActivity } = services;
   const positions = services.changePositions;
   // The one place this instance forgets what it changed: right after each unit of work commits.
   storage.afterCommit((changes) => {
@@ -122,7 +137,11 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   const postbox = new Postbox({ enabled: services.mailEnabled, ids, clock, trail });
   const emailTokens = new EmailTokens({ ids, secrets, clock });
   const verification = { postbox, emailTokens, verifyTtlSeconds: policy.mailTokens.verifyTtlSeconds };
-  const authenticate = new Authenticate({ credentials, keyUsage, tokens, secrets, clock });
+  const idleTimeoutSeconds = policy.sessions?.idleTimeoutSeconds;
+  const reauthWindowSeconds = policy.sessions?.reauthWindowSeconds ?? DEFAULT_REAUTH_WINDOW_SECONDS;
+  const authenticate = new Authenticate({ credentials, keyUsage, tokens, secrets, clock, sessionActivity, idleTimeoutSeconds });
+  // Every way in and every way out of a session goes through this one book.
+  const sessions = new SessionBook({ ids, clock, trail });
   const authenticateService = new AuthenticateService({
     serviceKeys, secrets, clock, trustForMs: policy.serviceKeyTrustMs ?? DEFAULT_SERVICE_KEY_TRUST_MS,
   });
@@ -132,11 +151,11 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   const passwords = new NewPasswordCheck({ policy: policy.passwordPolicy ?? 'default', commonPasswords: services.commonPasswords });
   return {
     signup: new Signup({
-      repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, passwords, verification, deviceProofs,
+      repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, passwords, verification, deviceProofs, sessions,
       inviteRequiresEmailMatch: policy.inviteRequireEmailMatch,
     }),
     login: new Login({
-      users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, deviceProofs, dummyHash, auditEvents, trail,
+      users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, deviceProofs, dummyHash, auditEvents, trail, unitOfWork, sessions,
     }),
     authenticate,
     createApiKey: new CreateApiKey({ unitOfWork, trail, ids, secrets, clock, postbox }),
@@ -148,19 +167,26 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     resendInvite: new ResendInvite({ unitOfWork, postbox, clock, trail }),
     listMembers: new ListMembers({ users: repos.users }),
     changeMemberRole: new ChangeMemberRole({ unitOfWork, trail, clock, postbox }),
-    removeMember: new RemoveMember({ unitOfWork, clock, trail, postbox }),
-    changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail, clock, postbox, passwords }),
+    removeMember: new RemoveMember({ unitOfWork, clock, trail, postbox, sessions }),
+    changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail, clock, postbox, passwords, sessions }),
     forgotPassword: new ForgotPassword({
       repos, unitOfWork, postbox, emailTokens, trail, resetTtlSeconds: policy.mailTokens.resetTtlSeconds, onError: services.onBackgroundError,
       later: afterRandomDelay,
     }),
-    resetPassword: new ResetPassword({ repos, unitOfWork, hasher, tokens, emailTokens, postbox, clock, trail, passwords }),
+    resetPassword: new ResetPassword({ repos, unitOfWork, hasher, tokens, emailTokens, postbox, clock, trail, passwords, sessions }),
     verifyEmail: new VerifyEmail({ repos, unitOfWork, emailTokens, clock, trail }),
     resendVerification: new ResendVerification({ unitOfWork, verification }),
     requestEmailChange: new RequestEmailChange({
       repos, unitOfWork, hasher, secrets, throttle: loginThrottle, postbox, emailTokens, trail, changeTtlSeconds: policy.mailTokens.changeTtlSeconds,
     }),
-    confirmEmailChange: new ConfirmEmailChange({ repos, unitOfWork, tokens, emailTokens, postbox, clock, trail }),
+    confirmEmailChange: new ConfirmEmailChange({ repos, unitOfWork, tokens, emailTokens, postbox, clock, trail, sessions }),
+    listSessions: new ListSessions({ sessions: repos.sessions, activity: sessionActivity, clock, idleTimeoutSeconds }),
+    endSession: new EndSession({ unitOfWork, book: sessions }),
+    endOtherSessions: new EndOtherSessions({ unitOfWork, book: sessions }),
+    logout: new Logout({ unitOfWork, book: sessions }),
+    endMemberSessions: new EndMemberSessions({ unitOfWork, book: sessions }),
+    reauthenticate: new Reauthenticate({ repos, hasher, secrets, throttle: loginThrottle, clock, reauthWindowSeconds }),
+    requireRecentAuthentication: new RequireRecentAuthentication({ credentials, clock, reauthWindowSeconds }),
     getAccount: new GetAccount({ users: repos.users, tenants: repos.tenants }),
     listAuditEvents: new ListAuditEvents({ auditEvents, moduleActions: policy.moduleAuditActions }),
     recordRefusal: new RecordRefusal({ auditEvents, trail }),

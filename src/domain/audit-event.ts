@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = [
   'email.skipped',
   'invite.resent',
   'access.denied',
+  'session.started',
+  'session.ended',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

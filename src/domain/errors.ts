@@ -188,3 +188,27 @@ export class EmailUnchanged extends DomainError {
   readonly code = 'EMAIL_UNCHANGED';
   constructor() { super('new_email is already the address of this account'); }
 }
+
+/** Not one of the caller's own live sessions (another member's, another tenant's, ended, or no such id): one answer for all. */
+export class SessionNotFound extends DomainError {
+  readonly code = 'SESSION_NOT_FOUND';
+  constructor() { super('Session not found'); }
+}
+
+/** Logout by an API key, or by a token issued without a session: there is no session to end. */
+export class NoSessionToEnd extends DomainError {
+  readonly code = 'NO_SESSION_TO_END';
+  constructor() { super('No session to end'); }
+}
+
+/** Reauthentication renews a session: an API key or a token without one has none. */
+export class NoSessionToRenew extends DomainError {
+  readonly code = 'NO_SESSION_TO_RENEW';
+  constructor() { super('No session to renew'); }
+}
+
+/** A route that changes how someone signs in wants a session whose password was proven recently. */
+export class RecentAuthenticationRequired extends DomainError {
+  readonly code = 'RECENT_AUTHENTICATION_REQUIRED';
+  constructor() { super('Recent authentication required'); }
+}

@@ -24,6 +24,11 @@ export function assertMayRemove(change: MembershipChange): void {
   if (change.targetRole === 'owner' && change.ownerCount <= 1) throw new LastOwner();
 }
 
+/** Only an owner ends an owner's sessions; an admin ends anyone else's. */
+export function assertMayEndSessions(change: MembershipChange): void {
+  if (change.targetRole === 'owner' && change.callerRole !== 'owner') throw new OwnerRoleRequired();
+}
+
 /**
  * An invite grants nothing its sender does not hold: the pending invites a member sent for a role
  * above `standing` (their new role, or null once they are removed: every role) no longer stand.

@@ -4,4 +4,6 @@ export interface Principal {
   readonly userId: string;
   readonly role: string;
   readonly method: 'jwt' | 'api_key';
+  /** The session the bearer token names (its `sid`); absent for an API key and for a token without one. */
+  readonly sessionId?: string | undefined;
 }

@@ -1,4 +1,5 @@
 import { BatchedApiKeyUsage } from '../../src/adapters/cache/batched-api-key-usage';
+import { BatchedSessionActivity } from '../../src/adapters/cache/batched-session-activity';
 import type { Storage } from '../../src/adapters/persistence/storage';
 import { type OpenedStorage } from '../../src/bootstrap/database';
 import { TestClock } from '../../src/testing/test-clock';
@@ -7,6 +8,7 @@ import { openTestStorage } from '../support/test-storage';
 import { describeIfPostgres } from '../support/postgres';
 import { type SqlBackend, statementsDuring } from '../support/statement-counter';
 import { buildTestUseCases, uniqueEmail } from '../support/test-use-cases';
+import { aSession } from './cases/session-cases';
 import { anApiKey, seedTenant } from './storage-fixtures';
 
 assertPgliteCanLoadInJest();
@@ -63,13 +65,14 @@ function describeCredentialCheck(backend: SqlBackend, open: () => Promise<Opened
       expect(hit).toEqual([]);
     });
 
-    test('a member not in memory costs one statement, with no transaction or tenant setting of its own', async () => {
+    test('a member and their session not in memory cost one statement each, with no transaction or tenant setting of their own', async () => {
       const { credentials, token, principal, check } = await service();
       credentials.resume();
 
       const miss = await statementsDuring(backend, () => check({ token }));
-      expect(miss).toHaveLength(1);
+      expect(miss).toHaveLength(2);
       expect(miss[0]).toMatch(/lookup_member_auth_state/);
+      expect(miss[1]).toMatch(/lookup_live_session/);
       expect(await statementsDuring(backend, () => check({ token }))).toEqual([]);
 
       // A member of another tenant (or none) is one statement too, and refused.
@@ -115,6 +118,33 @@ function describeCredentialCheck(backend: SqlBackend, open: () => Promise<Opened
       expect(closing).toHaveLength(1);
       const afterClose = (await storage.repos.apiKeys.listForTenant(tenant.id)).filter((key) => key.lastUsedAt?.getTime() === clock.now().getTime());
       expect(afterClose).toHaveLength(10);
+    });
+
+    test("sessions' last seen: many sessions used in an interval make one write statement, and the instance remembers its own uses", async () => {
+      const { tenant, user } = await seedTenant(storage.repos, 'admin');
+      const sessions = Array.from({ length: 200 }, () => aSession(tenant.id, user.id));
+      for (const session of sessions) await storage.repos.sessions.create(session);
+      const clock = new TestClock(new Date('2030-01-01T00:00:00Z'));
+      const activity = new BatchedSessionActivity(storage.repos.sessions, clock, (error) => { throw error; }, { intervalMs: 60_000, keysPerStatement: 10_000, maxPending: 200_000 });
+
+      clock.advance({ seconds: 10 });
+      const gathering = await statementsDuring(backend, async () => {
+        for (const session of sessions) activity.recordUse(tenant.id, session.id, clock.now());
+        await activity.settled();
+      });
+      expect(gathering).toEqual([]);
+      expect(activity.lastUse(sessions[0]!.id)).toEqual(clock.now());
+
+      clock.advance({ seconds: MINUTE_S });
+      const due = await statementsDuring(backend, async () => {
+        activity.recordUse(tenant.id, sessions[0]!.id, clock.now());
+        await activity.settled();
+      });
+      expect(due).toHaveLength(1);
+      expect(due[0]).toMatch(/record_session_uses/);
+      expect((await storage.repos.sessions.findLive(tenant.id, sessions[0]!.id))?.lastSeenAt).toEqual(clock.now());
+      expect((await storage.repos.sessions.findLive(tenant.id, sessions[1]!.id))?.lastSeenAt.getTime()).toBe(clock.now().getTime() - MINUTE_S * 1000);
+      await activity.close();
     });
   });
 }

@@ -100,6 +100,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: must be a postgres:// or postgresql:// URL`));
   });
 
+  it('reads the session settings: the idle timeout off unless set (V7.3.1), the reauthentication window 600 s (V7.5.1), nonsense refused', () => {
+    expect(loadConfig({}).sessions).toEqual({ idleTimeoutSeconds: undefined, reauthWindowSeconds: 600 });
+    expect(loadConfig({ SESSION_IDLE_TIMEOUT_SECONDS: '1800', REAUTH_WINDOW_SECONDS: '300' }).sessions)
+      .toEqual({ idleTimeoutSeconds: 1800, reauthWindowSeconds: 300 });
+    for (const bad of ['0', '-5', 'soon', '1.5']) {
+      expect(() => loadConfig({ SESSION_IDLE_TIMEOUT_SECONDS: bad })).toThrow(/SESSION_IDLE_TIMEOUT_SECONDS/);
+      expect(() => loadConfig({ REAUTH_WINDOW_SECONDS: bad })).toThrow(/REAUTH_WINDOW_SECONDS/);
+    }
+    // Last seen is written once per key-usage interval: a timeout within two of them would refuse sessions in use elsewhere.
+    expect(() => loadConfig({ SESSION_IDLE_TIMEOUT_SECONDS: '120' })).toThrow(/SESSION_IDLE_TIMEOUT_SECONDS: must be more than twice API_KEY_USAGE_FLUSH_SECONDS/);
+    expect(loadConfig({ SESSION_IDLE_TIMEOUT_SECONDS: '120', API_KEY_USAGE_FLUSH_SECONDS: '30' }).sessions.idleTimeoutSeconds).toBe(120);
+    expect(() => loadConfig({ REAUTH_WINDOW_SECONDS: String(24 * 3600 + 1) })).toThrow(/REAUTH_WINDOW_SECONDS: must not exceed/);
+  });
+
   it('takes a trust-proxy hop count or subnet list, never "true"', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);

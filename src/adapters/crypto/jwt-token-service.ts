@@ -32,13 +32,14 @@ function outlivesOurLifetime(payload: { exp: number; iat?: unknown }, nowSeconds
   return payload.iat > nowSeconds + CLOCK_SKEW_SECONDS || payload.exp - payload.iat > LIFETIME_SECONDS + CLOCK_SKEW_SECONDS;
 }
 
-function isClaims(payload: unknown): payload is TokenClaims & { exp: number; iat?: unknown } {
+function isClaims(payload: unknown): payload is TokenClaims & { exp: number; iat?: unknown; sid?: string } {
   if (typeof payload !== 'object' || payload === null) return false;
   const p = payload as Record<string, unknown>;
   // Absent in tokens issued before the claim existed; present, it must be a version we could have issued.
   const version = p.authVersion === undefined || (Number.isSafeInteger(p.authVersion) && (p.authVersion as number) >= 0);
+  const session = p.sid === undefined || typeof p.sid === 'string';
   return typeof p.tenantId === 'string' && typeof p.userId === 'string' && typeof p.email === 'string'
-    && typeof p.role === 'string' && typeof p.exp === 'number' && version;
+    && typeof p.role === 'string' && typeof p.exp === 'number' && version && session;
 }
 
 interface HeldKey {
@@ -111,8 +112,10 @@ export class JwtTokenService implements TokenService {
   }
 
   issue(claims: TokenClaims): string {
-    const { tenantId, userId, email, role, authVersion } = claims;
-    const payload = authVersion === undefined ? { tenantId, userId, email, role } : { tenantId, userId, email, role, authVersion };
+    const { tenantId, userId, email, role, authVersion, sessionId } = claims;
+    const payload = {
+      tenantId, userId, email, role, ...(authVersion === undefined ? {} : { authVersion }), ...(sessionId === undefined ? {} : { sid: sessionId }),
+    };
     return jwt.sign(payload, this.signing.key, { algorithm: ALGORITHM, expiresIn: LIFETIME, keyid: this.signing.id });
   }
 
@@ -138,8 +141,10 @@ export class JwtTokenService implements TokenService {
       if (!isClaims(payload)) return null; // a signed token without our claims, or without expiry
       // Checked once per token (a cached token is not checked again): never on the hot path.
       if (outlivesOurLifetime(payload, Math.floor(Date.now() / 1000))) return null;
-      const { tenantId, userId, email, role, authVersion, exp } = payload;
-      const claims: TokenClaims = Object.freeze(authVersion === undefined ? { tenantId, userId, email, role } : { tenantId, userId, email, role, authVersion });
+      const { tenantId, userId, email, role, authVersion, sid, exp } = payload;
+      const claims: TokenClaims = Object.freeze({
+        tenantId, userId, email, role, ...(authVersion === undefined ? {} : { authVersion }), ...(sid === undefined ? {} : { sessionId: sid }),
+      });
       this.verified.set(token, { claims, exp });
       return claims;
     }

@@ -1,10 +1,13 @@
 import { apiKeyLookupPrefix, isApiKeyExpired, isWellFormedApiKey } from '../../domain/api-key';
 import { InvalidApiKey, InvalidApiKeyFormat, InvalidToken, MissingAuthentication } from '../../domain/errors';
 import type { Principal } from '../../domain/principal';
+import { isIdle } from '../../domain/session';
 import { INITIAL_AUTH_VERSION } from '../../domain/user';
 import type { ApiKeyUsage } from '../ports/api-key-usage';
 import type { Clock } from '../ports/clock';
 import type { CredentialStates } from '../ports/credential-states';
+import type { SessionState } from '../ports/repositories';
+import type { SessionActivity } from '../ports/session-activity';
 import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
 
@@ -21,6 +24,10 @@ export interface AuthenticateDeps {
   readonly tokens: TokenService;
   readonly secrets: Secrets;
   readonly clock: Clock;
+  /** Where a session's use is recorded (last_seen_at) and this instance's latest use of it is kept. */
+  readonly sessionActivity: SessionActivity;
+  /** SESSION_IDLE_TIMEOUT_SECONDS: a session unused for longer is refused. Undefined: never. */
+  readonly idleTimeoutSeconds?: number | undefined;
 }
 
 const BEARER = 'Bearer ';
@@ -31,7 +38,9 @@ const BEARER = 'Bearer ';
  * A bearer token acts with the tenant, user and role its claims name, as given (a role this service
  * does not know counts as level 0 and passes no role check); beyond the signature it must still stand
  * for a member of that tenant at the auth version it was issued at, so a token whose user was removed,
- * or whose role or password changed after it was issued, is refused.
+ * or whose role or password changed after it was issued, is refused. A token that names a session
+ * (`sid`) stands only while that session of that member lives and has not been idle past the idle
+ * timeout; a token without one is checked as before sessions existed.
  */
 export class Authenticate {
   constructor(private readonly deps: AuthenticateDeps) {}
@@ -59,8 +68,31 @@ export class Authenticate {
     if (!claims) throw new InvalidToken();
     const user = await this.deps.credentials.user(claims.tenantId, claims.userId);
     if (!user || user.authVersion !== (claims.authVersion ?? INITIAL_AUTH_VERSION)) throw new InvalidToken();
+    const { sessionId } = claims;
     // The claims as given: every role change raises the auth version, so a token this service issued
     // at the member's current version carries the member's current role.
-    return { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt' };
+    if (sessionId === undefined) return { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt' };
+    await this.checkSession(claims.tenantId, claims.userId, sessionId);
+    return { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt', sessionId };
+  }
+
+  /** Live, the member's, and not idle (V7.3.1); its use is then recorded. */
+  private async checkSession(tenantId: string, userId: string, sessionId: string): Promise<void> {
+    const { credentials, clock, sessionActivity } = this.deps;
+    const now = clock.now();
+    let session = await credentials.session(tenantId, sessionId);
+    if (!session || session.userId !== userId) throw new InvalidToken();
+    if (this.idle(session, now)) {
+      // What is remembered may predate a use another instance has written since: storage decides.
+      session = await credentials.session(tenantId, sessionId, true);
+      if (!session || session.userId !== userId || this.idle(session, now)) throw new InvalidToken();
+    }
+    sessionActivity.recordUse(tenantId, sessionId, now);
+  }
+
+  private idle(session: SessionState, now: Date): boolean {
+    const seenHere = this.deps.sessionActivity.lastUse(session.sessionId);
+    const lastSeen = seenHere && seenHere > session.lastSeenAt ? seenHere : session.lastSeenAt;
+    return isIdle(lastSeen, now, this.deps.idleTimeoutSeconds);
   }
 }

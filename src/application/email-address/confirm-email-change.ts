@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock';
 import type { Repositories } from '../ports/repositories';
 import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
+import type { SessionBook } from '../sessions/session-book';
 
 export interface ConfirmEmailChangeResult {
   readonly token: string;
@@ -20,6 +21,7 @@ export interface ConfirmEmailChangeDeps {
   readonly postbox: Postbox;
   readonly clock: Clock;
   readonly trail: AuditTrail;
+  readonly sessions: SessionBook;
 }
 
 /**
@@ -29,7 +31,9 @@ export interface ConfirmEmailChangeDeps {
  * it). The change raises the auth version, so every bearer token issued before (each carries the old
  * address) is refused from the next request; the member's other pending links die with it (reset and
  * verification links went to the old address). The old address is told, with the new one masked.
- * The answer signs the member in at the new address.
+ * The answer signs the member in at the new address, in a new session: as after a reset, the
+ * member's other sessions end (their tokens named the old address and are refused anyway), so the
+ * list of sessions shows only what can still be used.
  */
 export class ConfirmEmailChange {
   constructor(private readonly deps: ConfirmEmailChangeDeps) {}
@@ -59,13 +63,16 @@ export class ConfirmEmailChange {
         tenantId: user.tenantId, userId: user.id,
         mail: { kind: 'email-changed-notice', input: { to: user.email, tenantName: tenant.name, newEmail: after.email, changedAt: now.toISOString() } },
       }, origin);
-      return after;
+      const member = { tenantId: user.tenantId, userId: user.id };
+      await this.deps.sessions.endAll(tx, member, { userId: user.id, method: 'none' }, 'email_change', origin);
+      return { user: after, sessionId: await this.deps.sessions.start(tx, member, 'email_change', origin) };
     });
     // Used, or voided, since it was read.
     if (!changed) throw new InvalidConfirmationToken();
 
+    const { user: member, sessionId } = changed;
     const token = tokens.issue({
-      tenantId: changed.tenantId, userId: changed.id, email: changed.email, role: changed.role, authVersion: changed.authVersion,
+      tenantId: member.tenantId, userId: member.id, email: member.email, role: member.role, authVersion: member.authVersion, sessionId,
     });
     return { token, expiresIn: tokens.expiresIn };
   }

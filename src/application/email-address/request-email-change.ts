@@ -1,10 +1,11 @@
 import { normalizeEmail } from '../../domain/email';
 import {
-  CurrentPasswordIncorrect, EmailAlreadyRegistered, EmailUnchanged, MailNotConfigured, SignInRequired, TooManyFailedLogins,
+  CurrentPasswordIncorrect, EmailAlreadyRegistered, EmailUnchanged, MailNotConfigured, SignInRequired,
 } from '../../domain/errors';
 import type { Principal } from '../../domain/principal';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import { callerGone } from '../authentication/caller-gone';
+import { proveOwnPassword } from '../passwords/throttled-password-check';
 import type { EmailTokens } from '../mail/email-tokens';
 import type { Postbox } from '../mail/postbox';
 import type { LoginThrottle } from '../ports/login-throttle';
@@ -49,11 +50,7 @@ export class RequestEmailChange {
     const newEmail = normalizeEmail(input.newEmail);
     if (newEmail === user.email) throw new EmailUnchanged();
 
-    const attempt = { accountKey: secrets.sha256Hex(user.email), clientAddress: origin.clientAddress };
-    const decision = await throttle.recordAttempt(attempt);
-    if (!decision.allowed) throw new TooManyFailedLogins(decision.retryAfterSeconds);
-    if (!(await hasher.verify(input.currentPassword, user.passwordHash))) throw new CurrentPasswordIncorrect();
-    await throttle.recordSuccess(attempt);
+    await proveOwnPassword({ hasher, secrets, throttle }, user, input.currentPassword, origin, () => new CurrentPasswordIncorrect());
     // Asked only once the password is proven, so a stolen token cannot probe which addresses exist.
     if (await repos.users.findByEmail(newEmail)) throw new EmailAlreadyRegistered();
 

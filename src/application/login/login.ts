@@ -8,6 +8,8 @@ import type { PasswordHasher } from '../ports/password-hasher';
 import type { UserRepository } from '../ports/repositories';
 import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
+import type { UnitOfWork } from '../ports/unit-of-work';
+import type { SessionBook } from '../sessions/session-book';
 import type { User } from '../../domain/user';
 
 export interface LoginInput {
@@ -41,6 +43,9 @@ export interface LoginDeps {
   readonly dummyHash: string;
   readonly auditEvents: AuditEventRepository;
   readonly trail: AuditTrail;
+  /** The success and the session it starts are written together. */
+  readonly unitOfWork: UnitOfWork;
+  readonly sessions: SessionBook;
 }
 
 export class Login {
@@ -85,11 +90,14 @@ export class Login {
       throw new InvalidCredentials();
     }
     await throttle.recordSuccess(attempt);
-    await this.deps.auditEvents.append(this.deps.trail.event(origin, {
-      tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'login.succeeded', targetId: user.id,
-    }));
+    const sessionId = await this.deps.unitOfWork.run(async (tx) => {
+      await tx.auditEvents.append(this.deps.trail.event(origin, {
+        tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'login.succeeded', targetId: user.id,
+      }));
+      return this.deps.sessions.start(tx, { tenantId: user.tenantId, userId: user.id }, 'login', origin);
+    });
     const token = tokens.issue({
-      tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion,
+      tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion, sessionId,
     });
     return { token, expiresIn: tokens.expiresIn, deviceProof: this.deps.deviceProofs.issue(accountKey, device ?? undefined) };
   }

@@ -1,8 +1,9 @@
-import { CurrentPasswordIncorrect, TooManyFailedLogins } from '../../domain/errors';
+import { CurrentPasswordIncorrect } from '../../domain/errors';
 import type { Principal } from '../../domain/principal';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import { callerGone } from '../authentication/caller-gone';
 import { memberPasswordContext, type NewPasswordCheck } from '../passwords/new-password-check';
+import { proveOwnPassword } from '../passwords/throttled-password-check';
 import type { LoginThrottle } from '../ports/login-throttle';
 import type { PasswordHasher } from '../ports/password-hasher';
 import type { Repositories } from '../ports/repositories';
@@ -11,6 +12,7 @@ import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
 import type { Clock } from '../ports/clock';
 import type { Postbox } from '../mail/postbox';
+import type { SessionBook } from '../sessions/session-book';
 
 export interface ChangePasswordInput {
   readonly currentPassword: string;
@@ -36,6 +38,7 @@ export interface ChangePasswordDeps {
   readonly postbox: Postbox;
   /** PASSWORD_POLICY's rules for the new password. */
   readonly passwords: NewPasswordCheck;
+  readonly sessions: SessionBook;
 }
 
 /**
@@ -45,6 +48,8 @@ export interface ChangePasswordDeps {
  * Both scrypt runs happen before the transaction, which only writes, and only while the stored hash
  * is still the one the current password was verified against. The new token is made from the member
  * as the change left them: a role change that committed while the hashes were being made is in it.
+ * Every other session of the member ends; the caller's own goes on with the new token (a caller
+ * without one, by an API key or an older token, gets a new session, the password just proven).
  */
 export class ChangePassword {
   constructor(private readonly deps: ChangePasswordDeps) {}
@@ -54,11 +59,7 @@ export class ChangePassword {
     const user = await repos.users.findById(caller.tenantId, caller.userId);
     if (!user) throw callerGone(caller);
 
-    const attempt = { accountKey: secrets.sha256Hex(user.email), clientAddress: origin.clientAddress };
-    const decision = await throttle.recordAttempt(attempt);
-    if (!decision.allowed) throw new TooManyFailedLogins(decision.retryAfterSeconds);
-    if (!(await hasher.verify(input.currentPassword, user.passwordHash))) throw new CurrentPasswordIncorrect();
-    await throttle.recordSuccess(attempt);
+    await proveOwnPassword({ hasher, secrets, throttle }, user, input.currentPassword, origin, () => new CurrentPasswordIncorrect());
     await this.deps.passwords.check(input.newPassword, memberPasswordContext(repos.tenants, user));
 
     const change = { from: user.passwordHash, to: await hasher.hash(input.newPassword) };
@@ -72,6 +73,10 @@ export class ChangePassword {
       await tx.auditEvents.append(trail.event(origin, {
         tenantId: user.tenantId, actor: caller, action: 'password.changed', targetId: user.id,
       }));
+      const member = { tenantId: user.tenantId, userId: user.id };
+      const current = caller.method === 'jwt' ? caller.sessionId : undefined;
+      await this.deps.sessions.endAll(tx, member, caller, 'password_change', origin, current);
+      const sessionId = current ?? await this.deps.sessions.start(tx, member, 'password_change', origin);
       const tenant = await tx.tenants.findById(user.tenantId);
       if (tenant) {
         await this.deps.postbox.post(tx, {
@@ -79,7 +84,7 @@ export class ChangePassword {
           mail: { kind: 'password-changed', input: { to: after.email, tenantName: tenant.name, changedAt: now.toISOString() } },
         }, origin);
       }
-      return after;
+      return { ...after, sessionId };
     });
     if (!changed) {
       // Gone, or another password was set since this one was verified: the one given is not current.
@@ -89,6 +94,7 @@ export class ChangePassword {
 
     const token = tokens.issue({
       tenantId: changed.tenantId, userId: changed.id, email: changed.email, role: changed.role, authVersion: changed.authVersion,
+      sessionId: changed.sessionId,
     });
     return { token, expiresIn: tokens.expiresIn };
   }

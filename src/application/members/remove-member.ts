@@ -6,6 +6,7 @@ import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-t
 import type { Postbox } from '../mail/postbox';
 import type { Clock } from '../ports/clock';
 import type { UnitOfWork } from '../ports/unit-of-work';
+import type { SessionBook } from '../sessions/session-book';
 
 export interface RemoveMemberDeps {
   readonly unitOfWork: UnitOfWork;
@@ -13,10 +14,11 @@ export interface RemoveMemberDeps {
   readonly trail: AuditTrail;
   /** Where the "you were removed" notice goes. */
   readonly postbox: Postbox;
+  readonly sessions: SessionBook;
 }
 
 /**
- * Removes a member and revokes their API keys and pending invites in the same transaction. The user's row is kept,
+ * Removes a member, ends their sessions and revokes their API keys and pending invites in the same transaction. The user's row is kept,
  * marked removed (their keys and the invites they sent still name it); the e-mail is free again.
  * Members may remove themselves, the last owner excepted. The member is told by e-mail, at the
  * address they had, in the same unit of work.
@@ -35,6 +37,7 @@ export class RemoveMember {
       const now = this.deps.clock.now();
       await tx.users.markRemoved(caller.tenantId, targetId, now);
       const keysRevoked = await tx.apiKeys.revokeAllOf(caller.tenantId, targetId);
+      await this.deps.sessions.endAll(tx, { tenantId: caller.tenantId, userId: targetId }, caller, 'removal', origin);
       const invitesRevoked = await revokeInvitesOutranking(tx, this.deps.trail, origin, caller, targetId, null);
       await tx.auditEvents.append(this.deps.trail.event(origin, {
         tenantId: caller.tenantId,

@@ -8,6 +8,7 @@ import type { Repositories } from '../ports/repositories';
 import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
 import type { NewPasswordCheck } from '../passwords/new-password-check';
+import type { SessionBook } from '../sessions/session-book';
 
 export interface ResetPasswordInput {
   readonly token: unknown;
@@ -30,6 +31,7 @@ export interface ResetPasswordDeps {
   readonly trail: AuditTrail;
   /** PASSWORD_POLICY's rules for the new password. */
   readonly passwords: NewPasswordCheck;
+  readonly sessions: SessionBook;
 }
 
 /**
@@ -37,7 +39,8 @@ export interface ResetPasswordDeps {
  * looked up and the hash made before the transaction; inside it, the token is used once and the
  * password set only while the stored hash is the one read before, so neither a second use of the
  * link nor a change that raced it is undone. Every bearer token issued before is refused from the
- * next request (the auth version rises), the member's other reset links and any pending address
+ * next request (the auth version rises), every session of the member ends and the answer's token
+ * starts a new one, the member's other reset links and any pending address
  * change die with it, and the address counts as proven (the link reached it). API keys stay: see
  * docs/security.md.
  */
@@ -64,6 +67,8 @@ export class ResetPassword {
       // An address change asked for with the old password (perhaps by whoever made the owner reset it) dies too.
       await tx.emailTokens.voidUnused(user.tenantId, user.id, 'email_change', now);
       await tx.users.markEmailVerified(user.tenantId, user.id, user.email, now);
+      const member = { tenantId: user.tenantId, userId: user.id };
+      await this.deps.sessions.endAll(tx, member, { userId: user.id, method: 'none' }, 'password_reset', origin);
       await tx.auditEvents.append(trail.event(origin, {
         tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'password.reset', targetId: user.id,
       }));
@@ -71,13 +76,14 @@ export class ResetPassword {
         tenantId: user.tenantId, userId: user.id,
         mail: { kind: 'password-reset-done', input: { to: user.email, tenantName: tenant.name, resetAt: now.toISOString() } },
       }, origin);
-      return after;
+      return { user: after, sessionId: await this.deps.sessions.start(tx, member, 'password_reset', origin) };
     });
     // Used, or voided, since it was read.
     if (!changed) throw new InvalidResetToken();
 
+    const { user: member, sessionId } = changed;
     const token = tokens.issue({
-      tenantId: changed.tenantId, userId: changed.id, email: changed.email, role: changed.role, authVersion: changed.authVersion,
+      tenantId: member.tenantId, userId: member.id, email: member.email, role: member.role, authVersion: member.authVersion, sessionId,
     });
     return { token, expiresIn: tokens.expiresIn };
   }

@@ -8,6 +8,8 @@ export interface TokenClaims {
    * tokens carried one; Authenticate decides what such a token is worth.
    */
   readonly authVersion?: number | undefined;
+  /** The session the token belongs to (the JWT's `sid`). Absent in tokens of the contract's own claims only. */
+  readonly sessionId?: string | undefined;
 }
 
 export interface TokenService {

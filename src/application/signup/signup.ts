@@ -16,6 +16,7 @@ import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
 import { postVerificationLink, type VerificationLinkDeps } from '../email-address/verification-link';
+import type { SessionBook } from '../sessions/session-book';
 
 export interface SignupInput {
   readonly email: string;
@@ -54,6 +55,7 @@ export interface SignupDeps {
   /** The verification link every new member is sent (postbox, tokens and their lifetime). */
   readonly verification: VerificationLinkDeps;
   readonly deviceProofs: DeviceProofs;
+  readonly sessions: SessionBook;
   /**
    * When true, an invite is accepted only by a signup with the address it was sent to; otherwise
    * (the contract's rule) by any address holding its token.
@@ -97,10 +99,13 @@ export class Signup {
       await this.recordSignup(tx, origin, userId, target);
       // Accepting an invitation proves nothing of the address: whoever sent it holds its token too.
       await postVerificationLink(tx, this.deps.verification, { tenantId: target.tenantId, tenantName: target.tenantName, userId, email }, origin);
-      return target;
+      const how = target.inviteId === undefined ? 'signup' : 'invitation';
+      return { ...target, sessionId: await this.deps.sessions.start(tx, { tenantId: target.tenantId, userId }, how, origin) };
     });
 
-    const token = tokens.issue({ tenantId: joined.tenantId, userId, email, role: joined.role, authVersion: INITIAL_AUTH_VERSION });
+    const token = tokens.issue({
+      tenantId: joined.tenantId, userId, email, role: joined.role, authVersion: INITIAL_AUTH_VERSION, sessionId: joined.sessionId,
+    });
     const deviceProof = this.deps.deviceProofs.issue(this.deps.secrets.sha256Hex(email));
     return { token, tenantId: joined.tenantId, expiresIn: tokens.expiresIn, deviceProof };
   }

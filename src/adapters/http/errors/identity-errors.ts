@@ -43,4 +43,8 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   PASSWORD_CONTAINS_TENANT_NAME: { status: 400 },
   SIGN_IN_REQUIRED: { status: 403 },
   EMAIL_UNCHANGED: { status: 400 },
+  SESSION_NOT_FOUND: { status: 404 },
+  NO_SESSION_TO_END: { status: 400 },
+  NO_SESSION_TO_RENEW: { status: 400 },
+  RECENT_AUTHENTICATION_REQUIRED: { status: 403 },
 };
