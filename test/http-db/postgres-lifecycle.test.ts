@@ -115,6 +115,21 @@ describeIfPostgres('Postgres: key and member lifecycle', (url) => {
       await request(deaf.app).get(`${AUTH}/me`).set('x-api-key', key).expect(200);
     });
 
+    it(`a session ended by logout on A is refused on B within ${PROPAGATION_MS} ms, though B held it in memory (V7.4.1)`, async () => {
+      const owner = await signupOwner(a.app);
+      const other = await request(a.app).post(`${AUTH}/login`).send({ email: owner.email, password: PASSWORD }).expect(200);
+      await request(b.app).get(`${AUTH}/me`).set(bearer(owner)).expect(200);
+      await request(deaf.app).get(`${AUTH}/me`).set(bearer(owner)).expect(200);
+
+      await request(a.app).post(`${AUTH}/logout`).set(bearer(owner)).expect(204);
+
+      expectError(await request(a.app).get(`${AUTH}/me`).set(bearer(owner)), 401, 'Invalid or expired token');
+      expect(await msUntil(() => request(b.app).get(`${AUTH}/me`).set(bearer(owner)), 401)).toBeLessThan(PROPAGATION_MS);
+      // The member's other session goes on everywhere; an instance that does not listen still answers from memory.
+      await request(b.app).get(`${AUTH}/me`).set(bearer({ token: other.body.token as string })).expect(200);
+      await request(deaf.app).get(`${AUTH}/me`).set(bearer(owner)).expect(200);
+    });
+
     it(`a member removed on A loses token and key on B within ${PROPAGATION_MS} ms`, async () => {
       const owner = await signupOwner(a.app);
       const admin = await joinWithRole(a.app, owner, 'admin');

@@ -175,6 +175,22 @@ describe('GET /api/v1/auth/changes', () => {
     expect(sent).toEqual([{ kind: 'user', user_id: admin.userId, position: at + 2 }, { kind: 'api_key', key_id: keyId, position: at + 3 }]);
   });
 
+  it('a logout is not on the stream: sessions are not a kind verifiers hear yet, and the stream carries on', async () => {
+    ctx = await setup();
+    const { rawKey } = await ctx.manage.create('sessions', ALL_TENANTS);
+    const owner = await signupOwner(ctx.app);
+    const member = await joinWithRole(ctx.app, owner, 'member');
+    const stream = await ctx.open(rawKey);
+    expect(await stream.until(isReady)).toBe(true);
+
+    await request(ctx.app).post(`${AUTH}/logout`).set(bearer(member)).expect(204);
+    await request(ctx.app).delete(`${AUTH}/members/${member.userId}`).set(bearer(owner)).expect(200);
+    expect(await stream.until((event) => event.event === 'change')).toBe(true);
+    const sent = stream.events.filter((event) => event.event !== 'heartbeat').map((event) => event.event);
+    expect(sent).toEqual(['ready', 'change']);
+    expect(dataOf(stream.events.find((event) => event.event === 'change')!)).toMatchObject({ kind: 'user', user_id: member.userId });
+  });
+
   it('a service key scoped to named tenants hears only their changes', async () => {
     ctx = await setup();
     const mine = await signupOwner(ctx.app);

@@ -167,6 +167,7 @@ describe('RouteTable', () => {
     return new RouteTable({
       groups: { probe: none, service: none, page: none, public: { guards: [], onError: options.onError ?? [] }, protected: none },
       limiters: { login: pass, signup: pass, introspect: pass, recovery: pass },
+      recentAuthentication: pass,
       before: options.before ?? [],
       globalLimiter: pass,
       errorMapper: options.errorMapper ?? ((_err, _req, res) => { res.statusCode = 500; res.end(); }),

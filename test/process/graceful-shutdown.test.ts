@@ -96,9 +96,9 @@ describe('graceful shutdown of the real process', () => {
     expect(exit.at - signalledAt).toBeLessThan(graceMs);
     const closed = service.logs.filter((line) => line.resource).map((line) => line.msg);
     // Reverse order of opening: the metrics server (production serves metrics on a port of their
-    // own), the key usage gathered (written before the database closes), the change listener, the
-    // database, Redis.
-    const opened = ['closed metrics server', 'closed api key usage', 'closed credential listener', 'closed database'];
+    // own), the sessions' last seen and the key usage gathered (written before the database closes),
+    // the change listener, the database, Redis.
+    const opened = ['closed metrics server', 'closed session activity', 'closed api key usage', 'closed credential listener', 'closed database'];
     expect(closed).toEqual(process.env['REDIS_URL'] ? [...opened, 'closed redis'] : opened);
     if (process.env['DATABASE_URL']) {
       const client = new Client({ connectionString: process.env['DATABASE_URL'] });

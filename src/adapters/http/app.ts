@@ -7,6 +7,7 @@ import type { UseCases } from '../../application/use-cases';
 import { authenticate } from './authentication/authenticate';
 import { auditRefusals } from './authentication/audit-refusals';
 import { countedAuthentication } from './authentication/counted-authentication';
+import { recentAuthentication } from './authentication/recent-authentication';
 import { consoleRoutes } from './console/console-routes';
 import { type ConsoleFiles, readConsoleFiles } from './console/console-files';
 import { openApiJson } from './docs/openapi-document';
@@ -157,6 +158,7 @@ export function createApp(useCases: UseCases, config: HttpConfig, options: AppOp
       },
     },
     limiters,
+    recentAuthentication: recentAuthentication(useCases.requireRecentAuthentication),
     before: everyRequest,
     globalLimiter: limiters.global,
     errorMapper: mapErrors,

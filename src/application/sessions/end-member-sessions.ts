@@ -3,13 +3,7 @@ import type { Principal } from '../../domain/principal';
 import { assertRoleAtLeast } from '../../domain/role';
 import { type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import { lockMembership, memberIdOrThrow } from '../members/membership-transaction';
-import type { UnitOfWork } from '../ports/unit-of-work';
-import type { SessionBook } from './session-book';
-
-export interface EndMemberSessionsDeps {
-  readonly unitOfWork: UnitOfWork;
-  readonly book: SessionBook;
-}
+import type { EndingSessionsDeps } from './session-book';
 
 /**
  * DELETE /members/:id/sessions: an admin ends every session of a member of their tenant (ASVS
@@ -17,7 +11,7 @@ export interface EndMemberSessionsDeps {
  * membership lock on what the caller is now. Returns how many ended.
  */
 export class EndMemberSessions {
-  constructor(private readonly deps: EndMemberSessionsDeps) {}
+  constructor(private readonly deps: EndingSessionsDeps) {}
 
   async execute(caller: Principal, memberId: string, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<number> {
     assertRoleAtLeast(caller.role, 'admin');

@@ -2,20 +2,14 @@ import { SessionNotFound } from '../../domain/errors';
 import { isUuid } from '../../domain/ids';
 import type { Principal } from '../../domain/principal';
 import { type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
-import type { UnitOfWork } from '../ports/unit-of-work';
-import type { SessionBook } from './session-book';
-
-export interface EndSessionDeps {
-  readonly unitOfWork: UnitOfWork;
-  readonly book: SessionBook;
-}
+import type { EndingSessionsDeps } from './session-book';
 
 /**
  * DELETE /sessions/:id: the caller ends one of their own live sessions (ASVS V7.4.3, V7.5.2). Any
  * other id (another member's, another tenant's, ended, malformed) is one answer: not found.
  */
 export class EndSession {
-  constructor(private readonly deps: EndSessionDeps) {}
+  constructor(private readonly deps: EndingSessionsDeps) {}
 
   async execute(caller: Principal, sessionId: string, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<void> {
     if (!isUuid(sessionId)) throw new SessionNotFound();

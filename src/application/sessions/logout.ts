@@ -1,20 +1,14 @@
 import { InvalidToken, NoSessionToEnd } from '../../domain/errors';
 import type { Principal } from '../../domain/principal';
 import { type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
-import type { UnitOfWork } from '../ports/unit-of-work';
-import type { SessionBook } from './session-book';
-
-export interface LogoutDeps {
-  readonly unitOfWork: UnitOfWork;
-  readonly book: SessionBook;
-}
+import type { EndingSessionsDeps } from './session-book';
 
 /**
  * POST /logout: ends the session the caller's token names (ASVS V7.4.1); its tokens are refused from
  * the next request on every instance. An API key or a token without a session has none to end.
  */
 export class Logout {
-  constructor(private readonly deps: LogoutDeps) {}
+  constructor(private readonly deps: EndingSessionsDeps) {}
 
   async execute(caller: Principal, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<void> {
     const { sessionId } = caller;

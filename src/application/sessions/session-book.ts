@@ -4,6 +4,7 @@ import type { AuditActor, AuditTrail, RequestOrigin } from '../audit/audit-trail
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/ids';
 import type { Repositories } from '../ports/repositories';
+import type { UnitOfWork } from '../ports/unit-of-work';
 
 /** How a session began: the `how` of its `session.started` event. */
 export type SessionStart = 'login' | 'signup' | 'invitation' | 'password_reset' | 'email_change' | 'password_change';
@@ -15,6 +16,12 @@ export interface SessionBookDeps {
 }
 
 type SessionWork = Pick<Repositories, 'sessions' | 'auditEvents'>;
+
+/** What the use-cases that only end sessions need: a unit of work to end them in, and the book. */
+export interface EndingSessionsDeps {
+  readonly unitOfWork: UnitOfWork;
+  readonly book: SessionBook;
+}
 
 export interface Member {
   readonly tenantId: string;

@@ -1,6 +1,7 @@
 import { IDENTITY_ERRORS, type IdentityErrorCode } from '../../adapters/http/errors/identity-errors';
 import { emailRoutes } from '../../adapters/http/routes/email-routes';
 import { identityRoutes } from '../../adapters/http/routes/identity-routes';
+import { sessionRoutes } from '../../adapters/http/routes/session-routes';
 import { IDENTITY_MIGRATIONS } from '../../adapters/persistence/modules/module-migrations';
 import type { UseCases } from '../../application/use-cases';
 import { AUDIT_ACTIONS } from '../../domain/audit-event';
@@ -22,5 +23,5 @@ export const IDENTITY = {
 
 /** Identity, the first module, over its use-cases (built by assemble before any module). */
 export function identityModule(useCases: UseCases): PortcullisModule<IdentityErrorCode> {
-  return { ...IDENTITY, build: () => [...identityRoutes(useCases), ...emailRoutes(useCases)] };
+  return { ...IDENTITY, build: () => [...identityRoutes(useCases), ...emailRoutes(useCases), ...sessionRoutes(useCases)] };
 }

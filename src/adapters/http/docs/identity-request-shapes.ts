@@ -7,6 +7,7 @@ import { IntrospectBody } from '../body/dto/introspect-body';
 import { InviteBody } from '../body/dto/invite-body';
 import { LoginBody } from '../body/dto/login-body';
 import { ForgotPasswordBody, ResetPasswordBody } from '../body/dto/password-reset-bodies';
+import { ReauthenticateBody } from '../body/dto/reauthenticate-body';
 import { SignupBody } from '../body/dto/signup-body';
 import type { RequestShapes } from './request-schemas';
 
@@ -28,6 +29,7 @@ export const IDENTITY_REQUEST_SHAPES: RequestShapes = {
     ResetPasswordRequest: ResetPasswordBody,
     EmailLinkTokenRequest: EmailLinkTokenBody,
     ChangeEmailRequest: ChangeEmailBody,
+    ReauthenticateRequest: ReauthenticateBody,
   },
   queries: {
     listAuditEvents: AuditEventsQuery,

@@ -25,7 +25,7 @@ export function emailRoutes(useCases: UseCases): Route[] {
       },
     }),
     route({
-      method: 'post', path: `${AUTH_BASE}/email/change`, group: 'protected', body: ChangeEmailBody,
+      method: 'post', path: `${AUTH_BASE}/email/change`, group: 'protected', recentAuth: true, body: ChangeEmailBody,
       handle: async ({ principal, body, origin }) => {
         await useCases.requestEmailChange.execute(principal, { newEmail: body.new_email, currentPassword: body.current_password }, origin);
         return json(202, {});

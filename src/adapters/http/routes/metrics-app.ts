@@ -18,6 +18,7 @@ export function createMetricsApp(registry: Registry): express.Express {
   const table = new RouteTable({
     groups: { probe: none, service: none, page: none, public: none, protected: none },
     limiters: { login: pass, signup: pass, introspect: pass, recovery: pass },
+    recentAuthentication: pass,
     before: [],
     globalLimiter: pass,
     errorMapper: errorMapper(() => undefined, {}),

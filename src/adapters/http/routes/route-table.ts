@@ -20,6 +20,8 @@ export interface GroupSteps {
 export interface RouteTableOptions {
   readonly groups: Readonly<Record<RouteGroup, GroupSteps>>;
   readonly limiters: Readonly<Record<RouteLimit, NodeHandler>>;
+  /** What a route declared `recentAuth` runs after its role check. */
+  readonly recentAuthentication: NodeHandler;
   /**
    * What every request passes before any route, in the app's order (the same instances app.ts gives
    * app.use), and the limiter every group but `probe` and `service` passes after it.
@@ -125,6 +127,7 @@ export class RouteTable {
         next();
       });
     }
+    if (route.recentAuth) steps.push(this.options.recentAuthentication);
     if (route.limit) steps.push(limiters[route.limit]);
     steps.push(invoke(route, this.options.trust));
     return { route, handlers: steps, onError: group.onError };

@@ -62,6 +62,12 @@ export interface Route<Body = any, Query = any> { // eslint-disable-line @typesc
   readonly group: RouteGroup;
   /** The least role a `protected` route's caller must hold (the contract's 403 otherwise). */
   readonly role?: Role;
+  /**
+   * A `protected` route that changes how someone signs in (an address, a member's sessions, a
+   * second factor): the caller's session must have proven its password within REAUTH_WINDOW_SECONDS
+   * (403 `Recent authentication required` otherwise; an API key or a token without a session never has).
+   */
+  readonly recentAuth?: boolean;
   readonly limit?: RouteLimit;
   /** The JSON body's shape: a missing body is `{}`, so validation names the missing fields. */
   readonly body?: new () => Body;
