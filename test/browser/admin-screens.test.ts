@@ -195,9 +195,10 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       const status = page.getByRole('status').filter({ hasText: /^Page/ });
       await expect(status.textContent()).resolves.toBe('Page 1: 25 events, newest first');
       const rows = page.getByRole('table').getByRole('row');
-      // Newest first: the owner's login through the console, then the admin's invite.
-      expect((await rows.nth(1).getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['login.succeeded', owner.email]);
-      expect((await rows.nth(2).getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['invite.created', admin.email]);
+      // Newest first: the session the owner's login through the console started, the login, then the admin's invite.
+      expect((await rows.nth(1).getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['session.started', owner.email]);
+      expect((await rows.nth(2).getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['login.succeeded', owner.email]);
+      expect((await rows.nth(3).getByRole('cell').allTextContents()).slice(1, 3)).toEqual(['invite.created', admin.email]);
 
       await page.getByRole('button', { name: 'Next page' }).click();
       await status.filter({ hasText: 'Page 2' }).waitFor();

@@ -34,6 +34,22 @@ describe('the credential check on every request', () => {
     expect(await untold.user(tenantId, userId)).toMatchObject({ role: 'viewer', authVersion: 1 });
   });
 
+  it('answers a live session from memory once seen, until its end is forgotten; a fresh read goes to storage (V7.4.1)', async () => {
+    const { storage, credentials, tenantId, userId, token, services } = await owner();
+    const sessionId = services.tokens.verify(token)!.sessionId!;
+    const untold = new CachedCredentialStates(storage.repos);
+    expect(await untold.session(tenantId, sessionId)).toMatchObject({ sessionId, userId });
+    expect(await credentials.session(tenantId, sessionId)).toMatchObject({ sessionId, userId });
+    expect(await untold.session(randomUUID(), sessionId)).toBeNull();
+
+    await storage.unitOfWork.run((tx) => tx.sessions.end(tenantId, userId, sessionId, { at: new Date(), by: userId, reason: 'logout' }));
+    // The wired cache was told by the unit of work; the other answers from memory until told, or asked fresh.
+    expect(await credentials.session(tenantId, sessionId)).toBeNull();
+    expect(await untold.session(tenantId, sessionId)).toMatchObject({ sessionId });
+    expect(await untold.session(tenantId, sessionId, true)).toBeNull();
+    expect(await untold.session(tenantId, sessionId)).toBeNull();
+  });
+
   it('does not keep a state it loaded while a change was being forgotten', async () => {
     const { tenantId, userId } = await owner();
     let release!: () => void;

@@ -133,6 +133,7 @@ export class CachedCredentialStates implements CredentialStates {
     const generation = this.generation;
     const state = await this.source.sessions.findLive(tenantId, sessionId);
     if (state && this.mayKeep(generation)) this.entries.set(key, state);
+    else if (!state && fresh) this.entries.delete(key); // storage has just said it is gone: never answer it from memory again
     return state;
   }
 

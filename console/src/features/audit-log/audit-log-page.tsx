@@ -18,7 +18,7 @@ export const AUDIT_ACTIONS = [
   'signup.tenant_created', 'signup.invite_accepted', 'login.succeeded', 'login.failed', 'api_key.created', 'api_key.revoked',
   'invite.created', 'invite.revoked', 'invite.accepted', 'member.role_changed', 'member.removed', 'password.changed',
   'password.reset_requested', 'password.reset', 'email.verified', 'email.change_requested', 'email.changed', 'email.sent', 'email.failed', 'email.skipped', 'invite.resent',
-  'access.denied',
+  'access.denied', 'session.started', 'session.ended',
 ] as const satisfies readonly AuditAction[];
 const everyActionListed: [Exclude<AuditAction, (typeof AUDIT_ACTIONS)[number]>] extends [never] ? true : false = true;
 void everyActionListed;
