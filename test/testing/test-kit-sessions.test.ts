@@ -1,6 +1,10 @@
 import jwt from 'jsonwebtoken';
+import supertest from 'supertest';
 import { request } from '../support/contract-request';
-import { createTestPortcullis, type TestMember, type TestPortcullis } from '../../src/testing';
+import {
+  createTestPortcullis, startTestPortcullis, type TestMember, type TestPortcullis, type TestPortcullisServer,
+} from '../../src/testing';
+import { downstream } from '../support/verifier-fixtures';
 
 const AUTH = '/api/v1/auth';
 
@@ -75,5 +79,38 @@ describe('the test kit\'s sessions: pc.logout and pc.endSessions', () => {
     expect(await pc.endSessions(owner)).toBeGreaterThanOrEqual(1);
     await pc.removeMember(member);
     expect(await refused(member.token)).toEqual(REFUSED);
+  });
+});
+
+describe('the test kit\'s sessions on its server: a downstream follows a logout', () => {
+  let pc: TestPortcullisServer;
+  beforeEach(async () => {
+    pc = await startTestPortcullis({ changeHeartbeatMs: 100 });
+  });
+  afterEach(async () => {
+    expect(pc.unexpectedErrors).toEqual([]);
+    await pc.close();
+  });
+
+  it('refusedAfter(pc.logout) and refusedAfter(pc.endSessions): the downstream refuses the ended sessions\' tokens, and admits another session\'s (V7.4.1)', async () => {
+    const acme = await pc.tenant();
+    const member = await pc.member(acme);
+    const service = downstream(pc.url, await pc.serviceKey(), { now: pc.now });
+    await service.auth.feedReady();
+    try {
+      const whoami = (token: string) => () => supertest(service.app).get('/whoami').set('authorization', `Bearer ${token}`);
+      const laptop = member.token;
+      const phone = (await pc.login(member)).token;
+      expect((await whoami(laptop)()).status).toBe(200);
+
+      const refused = await pc.refusedAfter(() => pc.logout(member), whoami(phone));
+      expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: { error: 'Invalid or expired token' } });
+      expect((await whoami(laptop)()).status).toBe(200);
+
+      await pc.refusedAfter(() => pc.endSessions(member), whoami(laptop));
+      expect((await whoami(acme.owner.token)()).status).toBe(200);
+    } finally {
+      service.auth.close();
+    }
   });
 });
