@@ -1,24 +1,15 @@
 import jwt from 'jsonwebtoken';
 import supertest from 'supertest';
 import { request } from '../support/contract-request';
-import {
-  createTestPortcullis, startTestPortcullis, type TestMember, type TestPortcullis, type TestPortcullisServer,
-} from '../../src/testing';
-import { downstream } from '../support/verifier-fixtures';
+import { createTestPortcullis, startTestPortcullis, type TestMember } from '../../src/testing';
+import { eachTestKit, withDownstream } from '../support/kit-lifecycle';
 
 const AUTH = '/api/v1/auth';
 
 describe('the test kit\'s sessions: pc.logout and pc.endSessions', () => {
-  let pc: TestPortcullis;
-  beforeEach(async () => {
-    pc = await createTestPortcullis();
-  });
-  afterEach(async () => {
-    expect(pc.unexpectedErrors).toEqual([]);
-    await pc.close();
-  });
+  const kit = eachTestKit(() => createTestPortcullis());
 
-  const me = (token: string) => request(pc.app).get(`${AUTH}/me`).set('authorization', `Bearer ${token}`);
+  const me = (token: string) => request(kit().app).get(`${AUTH}/me`).set('authorization', `Bearer ${token}`);
   const refused = async (token: string) => {
     const res = await me(token);
     return { status: res.status, body: res.body as unknown };
@@ -26,6 +17,7 @@ describe('the test kit\'s sessions: pc.logout and pc.endSessions', () => {
   const REFUSED = { status: 401, body: { error: 'Invalid or expired token' } };
 
   it('gives every member a token that names their session (sid), renewed with each login', async () => {
+    const pc = kit();
     const acme = await pc.tenant();
     const member = await pc.member(acme);
     for (const m of [acme.owner, member]) expect((jwt.decode(m.token) as { sid?: string }).sid).toBe(m.sessionId);
@@ -37,6 +29,7 @@ describe('the test kit\'s sessions: pc.logout and pc.endSessions', () => {
 
   // V7.4.1: logout ends the session; its token is refused from the next request.
   it('logout ends the member\'s current session only: that token is refused, another session of theirs and their keys stand (V7.4.1)', async () => {
+    const pc = kit();
     const acme = await pc.tenant();
     const member = await pc.member(acme, 'admin');
     const key = await pc.apiKey(member);
@@ -57,6 +50,7 @@ describe('the test kit\'s sessions: pc.logout and pc.endSessions', () => {
 
   // V7.4.5: an administrator ends every session of a member.
   it('endSessions ends every session of the member, as an admin would; their keys stand, other members\' sessions too (V7.4.5)', async () => {
+    const pc = kit();
     const acme = await pc.tenant();
     const member = await pc.member(acme, 'admin');
     const other = await pc.member(acme);
@@ -71,6 +65,7 @@ describe('the test kit\'s sessions: pc.logout and pc.endSessions', () => {
   });
 
   it('goes on acting for a tenant whose owner logged out or had every session ended', async () => {
+    const pc = kit();
     const acme = await pc.tenant();
     const owner: TestMember = acme.owner;
     await pc.logout(owner);
@@ -83,21 +78,13 @@ describe('the test kit\'s sessions: pc.logout and pc.endSessions', () => {
 });
 
 describe('the test kit\'s sessions on its server: a downstream follows a logout', () => {
-  let pc: TestPortcullisServer;
-  beforeEach(async () => {
-    pc = await startTestPortcullis({ changeHeartbeatMs: 100 });
-  });
-  afterEach(async () => {
-    expect(pc.unexpectedErrors).toEqual([]);
-    await pc.close();
-  });
+  const kit = eachTestKit(() => startTestPortcullis({ changeHeartbeatMs: 100 }));
 
   it('refusedAfter(pc.logout) and refusedAfter(pc.endSessions): the downstream refuses the ended sessions\' tokens, and admits another session\'s (V7.4.1)', async () => {
+    const pc = kit();
     const acme = await pc.tenant();
     const member = await pc.member(acme);
-    const service = downstream(pc.url, await pc.serviceKey(), { now: pc.now });
-    await service.auth.feedReady();
-    try {
+    await withDownstream(pc, async (service) => {
       const whoami = (token: string) => () => supertest(service.app).get('/whoami').set('authorization', `Bearer ${token}`);
       const laptop = member.token;
       const phone = (await pc.login(member)).token;
@@ -109,8 +96,6 @@ describe('the test kit\'s sessions on its server: a downstream follows a logout'
 
       await pc.refusedAfter(() => pc.endSessions(member), whoami(laptop));
       expect((await whoami(acme.owner.token)()).status).toBe(200);
-    } finally {
-      service.auth.close();
-    }
+    });
   });
 });

@@ -1,7 +1,7 @@
 import supertest from 'supertest';
 import { request } from '../support/contract-request';
-import { createTestPortcullis, startTestPortcullis, type TestPortcullis, type TestPortcullisServer } from '../../src/testing';
-import { downstream } from '../support/verifier-fixtures';
+import { createTestPortcullis, startTestPortcullis } from '../../src/testing';
+import { eachTestKit, withDownstream } from '../support/kit-lifecycle';
 
 const AUTH = '/api/v1/auth';
 
@@ -11,16 +11,10 @@ function kidOf(token: string): unknown {
 }
 
 describe('pc.rotateSigningKey: the kit\'s service signs with a new key, as after an operator\'s rotation', () => {
-  let pc: TestPortcullis;
-  beforeEach(async () => {
-    pc = await createTestPortcullis();
-  });
-  afterEach(async () => {
-    expect(pc.unexpectedErrors).toEqual([]);
-    await pc.close();
-  });
+  const kit = eachTestKit(() => createTestPortcullis());
 
   it('signs new tokens with a new kid while tokens of the previous key still verify', async () => {
+    const pc = kit();
     const owner = (await pc.tenant()).owner;
     const before = owner.token;
     const keyIds = pc.rotateSigningKey();
@@ -35,6 +29,7 @@ describe('pc.rotateSigningKey: the kit\'s service signs with a new key, as after
 
   // V9.1.1: a token is accepted only under a key the service holds; a retired key's tokens are refused.
   it('refuses tokens of the retired key with 401 Invalid or expired token, even ones it verified before (V9.1.1)', async () => {
+    const pc = kit();
     const owner = (await pc.tenant()).owner;
     const before = owner.token;
     expect((await request(pc.app).get(`${AUTH}/me`).set(owner.headers)).status).toBe(200);
@@ -49,6 +44,7 @@ describe('pc.rotateSigningKey: the kit\'s service signs with a new key, as after
   });
 
   it('keeps one previous key, as an instance holds: a second rotation retires the first key', async () => {
+    const pc = kit();
     const owner = (await pc.tenant()).owner;
     const first = owner.token;
     pc.rotateSigningKey();
@@ -61,26 +57,16 @@ describe('pc.rotateSigningKey: the kit\'s service signs with a new key, as after
 });
 
 describe('pc.rotateSigningKey on the kit\'s server: a downstream forgets what it remembered of a retired key', () => {
-  let pc: TestPortcullisServer;
-  beforeEach(async () => {
-    pc = await startTestPortcullis({ changeHeartbeatMs: 100 });
-  });
-  afterEach(async () => {
-    expect(pc.unexpectedErrors).toEqual([]);
-    await pc.close();
-  });
+  const kit = eachTestKit(() => startTestPortcullis({ changeHeartbeatMs: 100 }));
 
   it('refuses at the downstream a token it admitted, once the key that signed it is retired (V9.1.1)', async () => {
+    const pc = kit();
     const owner = (await pc.tenant()).owner;
-    const service = downstream(pc.url, await pc.serviceKey(), { now: pc.now });
-    await service.auth.feedReady();
-    try {
+    await withDownstream(pc, async (service) => {
       const whoami = () => supertest(service.app).get('/whoami').set('authorization', `Bearer ${owner.token}`);
       expect((await whoami()).status).toBe(200);
       const refused = await pc.refusedAfter(async () => pc.rotateSigningKey({ retirePrevious: true }), whoami);
       expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: { error: 'Invalid or expired token' } });
-    } finally {
-      service.auth.close();
-    }
+    });
   });
 });
