@@ -9,7 +9,11 @@
  *   - `sql revoke`:  UPDATE api_keys SET revoked = true, on an operator's own connection (psql);
  *   - `sql expiry`:  UPDATE api_keys SET expires_at = now() - 1 minute;
  *   - `sql role`:    UPDATE users SET role = …, the token at the old auth version must be refused;
- *   - `api revoke`:  DELETE /api-keys/:id through instance A (the service's own path).
+ *   - `api revoke`:  DELETE /api-keys/:id through instance A (the service's own path);
+ *   - `api logout`:  POST /logout through instance A with a token of a fresh session; measured on
+ *                    both instances and at a downstream service in this process (the example app
+ *                    over the client library, its change stream and introspections on instance B),
+ *                    which had admitted (so remembered) the token before.
  *
  * For each change and instance: whether the first request sent after the commit was already refused
  * (the ordinary sequential case), and the time from the commit's return to the refused answer. The
@@ -20,9 +24,19 @@
  * BENCH_PROPAGATION_DEADLINE_MS (give up on one change after this, default 2000).
  */
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { Client } from 'pg';
+import { portcullis } from '../../packages/client/src';
+import { downstreamApp } from '../../examples/downstream/app';
+import { ManageServiceKeys } from '../../src/application/service-keys/manage-service-keys';
+import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
+import { RandomUuidGenerator } from '../../src/adapters/crypto/random-uuid-generator';
+import { openPostgres } from '../../src/adapters/persistence/kysely/driver/dialects';
+import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/repositories/service-key-repository';
+import { SystemClock } from '../../src/adapters/time/system-clock';
+import { ALL_TENANTS } from '../../src/domain/service-key';
 import { prepareRunner, PROJECT_ROOT, ServerProcess } from './children';
 import { BENCH_JWT_SECRET } from './protocol';
 import { writePropagationSection } from './report';
@@ -31,7 +45,7 @@ import { max, median, percentile } from './stats';
 
 const AUTH = '/api/v1/auth';
 const PASSWORD = 'correct horse battery staple';
-const KINDS = ['sql revoke', 'sql expiry', 'sql role', 'api revoke'] as const;
+const KINDS = ['sql revoke', 'sql expiry', 'sql role', 'api revoke', 'api logout'] as const;
 type Kind = (typeof KINDS)[number];
 
 export interface Answer {
@@ -75,9 +89,37 @@ export function memberToken(tenantId: string, userId: string, role: string, auth
 
 export const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
+/** The example downstream service over the client library, on a port of its own, following `url` with a new service key. */
+async function startDownstream(url: string, databaseUrl: string) {
+  const owner = openPostgres(databaseUrl, { max: 1 });
+  const manage = new ManageServiceKeys({
+    serviceKeys: new KyselyServiceKeyRepository(owner.db), ids: new RandomUuidGenerator(), secrets: new NodeSecrets(), clock: new SystemClock(),
+  });
+  const { key, rawKey } = await manage.create(`bench-propagation-${randomUUID()}`, ALL_TENANTS);
+  const auth = portcullis({ url, serviceKey: rawKey, onError: () => undefined });
+  await auth.feedReady();
+  const server = downstreamApp(auth).listen(0, '127.0.0.1');
+  await new Promise((done) => server.once('listening', done));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    whoami: async (headers: Record<string, string>): Promise<Answer> => {
+      const res = await fetch(`${base}/whoami`, { headers });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    },
+    close: async () => {
+      auth.close();
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+      await manage.revoke(key.id);
+      await owner.close();
+    },
+  };
+}
+
 interface Observation {
   readonly kind: Kind;
-  readonly instance: 'A' | 'B';
+  /** Where the refusal was awaited: a Portcullis instance, or the downstream service following B. */
+  readonly instance: 'A' | 'B' | 'downstream';
   /** The first request sent after the commit returned was already refused. */
   readonly firstRefused: boolean;
   /**
@@ -114,7 +156,8 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const loadBefore = loadAverage();
 
-  const runner = prepareRunner(process.env['BENCH_RUNNER'] ?? 'compiled');
+  const runnerKind = process.env['BENCH_RUNNER'] ?? 'compiled';
+  const runner = prepareRunner(runnerKind);
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
   delete env['NODE_OPTIONS'];
   const [a, b] = await Promise.all([
@@ -123,6 +166,7 @@ async function main(): Promise<void> {
   ]);
   const operator = new Client({ connectionString: databaseUrl });
   await operator.connect();
+  const downstream = await startDownstream(b.url, databaseUrl);
   const observations: Observation[] = [];
   const baseline: number[] = [];
   try {
@@ -145,6 +189,7 @@ async function main(): Promise<void> {
     const tokenAt = (version: number, role: string) => memberToken(tenantId, memberId, role, version);
 
     const instances = [{ name: 'A' as const, server: a }, { name: 'B' as const, server: b }];
+    const asked = instances.map(({ name, server }) => ({ name, ask: (headers: Record<string, string>) => call(server.url, 'GET', '/me', headers) }));
     const kept = keys.pop()!;
     // Warm both: every key used once on each instance, and the baseline round trip.
     for (const { server } of instances) for (const key of [...keys, kept]) await call(server.url, 'GET', '/me', { 'x-api-key': key.raw });
@@ -164,7 +209,22 @@ async function main(): Promise<void> {
     for (const kind of schedule) {
       let probe: () => Record<string, string>;
       let commit: () => Promise<void>;
-      if (kind === 'sql role') {
+      let where: Array<{ name: Observation['instance']; ask: (headers: Record<string, string>) => Promise<Answer> }> = asked;
+      if (kind === 'api logout') {
+        const login = await call(a.url, 'POST', '/login', {}, { email, password: PASSWORD });
+        if (login.status !== 200) throw new Error(`login: ${login.status}`);
+        const session = { authorization: `Bearer ${login.body['token'] as string}` };
+        where = [...asked, { name: 'downstream', ask: (headers) => downstream.whoami(headers) }];
+        for (const { ask } of where) {
+          const answer = await ask(session);
+          if (answer.status !== 200) throw new Error(`session token not accepted before the logout: ${answer.status}`);
+        }
+        probe = () => session;
+        commit = async () => {
+          const answer = await call(a.url, 'POST', '/logout', session);
+          if (answer.status !== 204) throw new Error(`logout: ${answer.status}`);
+        };
+      } else if (kind === 'sql role') {
         const held = tokenAt(version, role);
         for (const { server } of instances) {
           const answer = await call(server.url, 'GET', '/me', held);
@@ -190,18 +250,19 @@ async function main(): Promise<void> {
       }
       await commit();
       const committedAt = nowMs();
-      const seen = await Promise.all(instances.map(async ({ name, server }) => {
-        const { ms, staleMs, requests } = await untilRefused(() => call(server.url, 'GET', '/me', probe()), committedAt, deadlineMs);
+      const seen = await Promise.all(where.map(async ({ name, ask }) => {
+        const { ms, staleMs, requests } = await untilRefused(() => ask(probe()), committedAt, deadlineMs);
         return { kind, instance: name, firstRefused: requests === 1, staleMs, ms, requests };
       }));
       observations.push(...seen);
     }
   } finally {
+    await downstream.close().catch(() => undefined);
     await operator.end().catch(() => undefined);
     await Promise.all([a.stop(), b.stop()]);
   }
 
-  const section = render({ startedAt, loadBefore, loadAfter: loadAverage(), perKind, baseline, observations, databaseUrl });
+  const section = render({ startedAt, loadBefore, loadAfter: loadAverage(), perKind, baseline, observations, databaseUrl, runnerKind });
   writePropagationSection(out, section);
   console.log(section);
   console.log(`\nbench: wrote ${out}`);
@@ -215,6 +276,8 @@ interface Report {
   readonly baseline: readonly number[];
   readonly observations: readonly Observation[];
   readonly databaseUrl: string;
+  /** BENCH_RUNNER: `compiled` (dist-like JavaScript) or `tsx` (the sources through a loader). */
+  readonly runnerKind: string;
 }
 
 const f = (ms: number): string => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1));
@@ -230,21 +293,27 @@ function render(report: Report): string {
   };
   const sql = observations.filter((o) => o.kind.startsWith('sql'));
   const worst = max(sql.map((o) => o.staleMs));
+  const atInstances = (kind: Kind) => observations.filter((o) => o.kind === kind && o.instance !== 'downstream');
+  const atDownstream = observations.filter((o) => o.instance === 'downstream');
+  const downstreamMs = atDownstream.map((o) => o.ms);
   const machine = describeMachine();
   return [
     '## Credential changes: from commit to refusal, two instances',
     '',
     `- **Date:** ${report.startedAt.toISOString()}`,
-    '- **Command:** `DATABASE_URL=postgres://… npm run bench:propagation` (`scripts/bench/propagation.ts`)',
+    `- **Command:** \`${report.runnerKind === 'compiled' ? '' : `BENCH_RUNNER=${report.runnerKind} `}BENCH_PROPAGATION_CHANGES=${report.perKind} DATABASE_URL=postgres://… npm run bench:propagation\` (\`scripts/bench/propagation.ts\`)`,
     `- **Machine:** ${machine.cores} CPUs (nproc), ${machine.cpuModel}; Node ${machine.node}; shared with other work (load average before ${report.loadBefore.map((l) => l.toFixed(2)).join(' / ')}, after ${report.loadAfter.map((l) => l.toFixed(2)).join(' / ')})`,
-    `- **Database:** ${redactUrl(report.databaseUrl)}; two service processes (compiled, launched through scripts/start.sh), each with its own pool, cache and listener; the SQL changes on an operator's own connection`,
-    `- **Method:** ${report.perKind} changes of each kind, one at a time; after each commit returns, both instances are asked back to back, without pause, until each refuses. "First request refused": the first request sent after the commit was already refused (the next request is refused). "Stale window": how long after the commit the old credential was still honoured, at most (the answer time of the last request accepted after the commit; 0 when the first was refused). "Time to refusal": from the commit's return to the refused answer, that request's own round trip included.`,
+    `- **Database:** ${redactUrl(report.databaseUrl)}; two service processes (${report.runnerKind === 'tsx' ? 'the sources through tsx' : 'compiled'}, launched through scripts/start.sh), each with its own pool, cache and listener; the SQL changes on an operator's own connection`,
+    `- **Method:** ${report.perKind} changes of each kind, one at a time; after each commit returns, both instances are asked back to back, without pause, until each refuses (for a logout, the downstream service too: the example app over the client library in the bench's process, following instance B's change stream and introspecting on B, which had admitted the token before; it asks GET /whoami). "First request refused": the first request sent after the commit was already refused (the next request is refused). "Stale window": how long after the commit the old credential was still honoured, at most (the answer time of the last request accepted after the commit; 0 when the first was refused). "Time to refusal": from the commit's return to the refused answer, that request's own round trip included.`,
     `- **Baseline (same run):** one GET /me round trip with a key both instances hold in memory, ${baseline.length} sequential requests: median ${f(base)} ms, p95 ${f(percentile(baseline, 95))} ms.`,
     '',
-    '| Change | Observations (changes × 2 instances) | First request refused | Worst stale window, ms | Time to refusal, median ms | Time to refusal, worst ms | Median time to refusal ÷ baseline median |',
+    '| Change | Observations (changes × places asked) | First request refused | Worst stale window, ms | Time to refusal, median ms | Time to refusal, worst ms | Median time to refusal ÷ baseline median |',
     '| --- | --- | --- | --- | --- | --- | --- |',
-    ...KINDS.map((kind) => rows(kind, observations.filter((o) => o.kind === kind))),
+    ...KINDS.map((kind) => rows(kind === 'api logout' ? 'api logout, on A and B' : kind, atInstances(kind))),
+    rows('api logout, at the downstream (client library following B)', atDownstream),
     rows('**all SQL changes**', sql),
+    '',
+    `**A session ended by logout on instance A, at a downstream service following instance B: refused a median ${f(median(downstreamMs))} ms, at worst ${f(max(downstreamMs))} ms after the commit returned** (${atDownstream.length} logouts; the event crosses from A to B through Postgres, then B's change stream to the client library, which forgets the session and asks B again).`,
     '',
     `**Worst case over ${sql.length / 2} changes written in SQL, on either instance: the old credential was honoured at most ${f(worst)} ms after the commit** (target: 100 ms) — ${worst <= 100 ? 'met' : 'NOT met'}.`,
   ].join('\n');

@@ -71,7 +71,7 @@ interface LatencyResult {
 /** An in-process downstream service (the example app over the library) that reports when each change arrives. */
 async function listeningDownstream(url: string, serviceKey: string) {
   const waiters = new Map<string, (at: number) => void>();
-  const idOf = (change: CredentialChange) => (change.kind === 'user' ? `user:${change.userId}` : `key:${change.keyId}`);
+  const idOf = (change: CredentialChange) => (change.kind === 'user' ? `user:${change.userId}` : change.kind === 'api_key' ? `key:${change.keyId}` : `session:${change.sessionId}`);
   const auth = portcullis({ url, serviceKey, onChange: (change) => waiters.get(idOf(change))?.(performance.now()), onError: () => undefined });
   await auth.feedReady();
   const server = downstreamApp(auth).listen(0, '127.0.0.1');

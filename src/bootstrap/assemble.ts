@@ -18,7 +18,7 @@ import { BatchedApiKeyUsage } from '../adapters/cache/batched-api-key-usage';
 import { BatchedSessionActivity } from '../adapters/cache/batched-session-activity';
 import type { SessionActivity } from '../application/ports/session-activity';
 import { type JwtKeySet, jwtKey, signingKeyRecords } from '../adapters/crypto/jwt-signing-keys';
-import { JwtTokenService } from '../adapters/crypto/jwt-token-service';
+import { JwtTokenService, type VerifiedTokenOptions } from '../adapters/crypto/jwt-token-service';
 import { HmacDeviceProofs } from '../adapters/crypto/hmac-device-proofs';
 import { NodeSecrets } from '../adapters/crypto/node-secrets';
 import { RandomUuidGenerator } from '../adapters/crypto/random-uuid-generator';
@@ -71,6 +71,8 @@ export interface AssemblyParts {
   readonly storage?: OpenedStorage;
   readonly clock?: Clock;
   readonly hasher?: PasswordHasher;
+  /** Unset: HS256 tokens signed with the configured keys. The test kit's own rotates them at a test's word. */
+  readonly tokens?: TokenService;
   /** Unset: the list shipped with the service, loaded on first use (only under PASSWORD_POLICY=strict). */
   readonly commonPasswords?: CommonPasswords;
   readonly ids?: IdGenerator;
@@ -184,8 +186,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
     if (sessionActivity instanceof BatchedSessionActivity) closeables.add('session activity', () => sessionActivity.close());
 
     const signingKeys = signingKeysOf(config, logger);
-    const tokens = new JwtTokenService(signingKeys, config.verifiedTokens);
-    logger?.info({ signingKeyId: tokens.keyIds.signing, verifyingKeyIds: tokens.keyIds.verifying }, 'token signing keys');
+    const tokens = parts.tokens ?? configuredTokens(signingKeys, config.verifiedTokens, logger);
     // Before serving: a change of the key set is in the audit trail by the time any token of it is.
     const keyChanges = await new RecordSigningKeys({ unitOfWork: storage.storage.unitOfWork, trail: new AuditTrail({ ids, clock }), clock })
       .execute(signingKeyRecords(signingKeys));
@@ -284,6 +285,12 @@ function signingKeysOf(config: Config, logger: Logger | undefined): JwtKeySet {
     next: config.jwtSecretNext ? jwtKey(config.jwtSecretNext, config.jwtSecretNextKeyId) : undefined,
     previous: config.jwtSecretPrevious ? jwtKey(config.jwtSecretPrevious, config.jwtSecretPreviousKeyId) : undefined,
   };
+}
+
+function configuredTokens(signingKeys: JwtKeySet, memory: VerifiedTokenOptions, logger: Logger | undefined): TokenService {
+  const tokens = new JwtTokenService(signingKeys, memory);
+  logger?.info({ signingKeyId: tokens.keyIds.signing, verifyingKeyIds: tokens.keyIds.verifying }, 'token signing keys');
+  return tokens;
 }
 
 /** Failed logins per account: in Redis when instances share one (REDIS_URL), else in this process. */

@@ -34,7 +34,7 @@ export class ChangeStreams {
     return this.open.size;
   }
 
-  /** How many things the streams have carried that a verifier acts on: a `change` event each, or a stream's end. */
+  /** How many things the streams have carried that a verifier acts on: a `change` event each, a `reset`, or a stream's end. */
   get carried(): number {
     return this.carriedCount;
   }
@@ -75,6 +75,7 @@ export class ChangeStreams {
       const text = typeof chunk === 'string' ? chunk : String(chunk);
       if (text.startsWith('event: ready')) this.open.add(stream);
       else if (text.startsWith('event: change')) this.carriedCount += text.split('event: change\n').length - 1;
+      else if (text.startsWith('event: reset')) this.carriedCount += 1;
       const encoding = typeof encodingOrCallback === 'string' ? encodingOrCallback as BufferEncoding : 'utf8';
       const done = (typeof encodingOrCallback === 'function' ? encodingOrCallback : callback) as ((error?: Error | null) => void) | undefined;
       let settle!: () => void;

@@ -11,6 +11,7 @@ import { ALL_TENANTS, namedTenants } from '../domain/service-key';
 import { InsecureFastPasswordHasherForTestsOnly } from './insecure-fast-password-hasher';
 import { TestClock } from './test-clock';
 import { TestMailbox } from './test-mailbox';
+import { type RotateSigningKeyOptions, RotatingSigningKeys, type SigningKeyIds } from './rotating-signing-keys';
 import { DevelopmentMailbox } from '../adapters/mail/development-mailbox';
 import { TestWorld } from './world';
 
@@ -46,6 +47,8 @@ export interface TestPortcullisParts {
   readonly unexpectedErrors: unknown[];
   readonly serviceKeys: ManageServiceKeys;
   readonly mailbox: TestMailbox;
+  /** Signs tokens from now on with a new key (rotating-signing-keys.ts); retiring the previous one resets the change streams. */
+  readonly rotateSigningKey: (options?: RotateSigningKeyOptions) => SigningKeyIds;
   /** Resolves once every change committed so far has been applied and handed to the change streams. */
   readonly caughtUp: () => Promise<unknown>;
   /** Stops following the change log and lets go of the storage. */
@@ -76,6 +79,7 @@ export class TestPortcullis extends TestWorld {
   private readonly serviceKeyIds = new Map<string, string>();
   protected readonly caughtUp: () => Promise<unknown>;
   private readonly closeAssembly: () => Promise<void>;
+  private readonly rotate: (options?: RotateSigningKeyOptions) => SigningKeyIds;
 
   constructor(parts: TestPortcullisParts) {
     super(parts.useCases, parts.clock);
@@ -85,6 +89,18 @@ export class TestPortcullis extends TestWorld {
     this.serviceKeys = parts.serviceKeys;
     this.caughtUp = parts.caughtUp;
     this.closeAssembly = parts.close;
+    this.rotate = parts.rotateSigningKey;
+  }
+
+  /**
+   * The service signs tokens with a new key (a new `kid`) from now on, as after an operator's
+   * rotation (docs/operations.md, "Rotating the signing secret"). Tokens signed before still verify,
+   * unless `retirePrevious`: then they are refused, and open change streams are sent `reset` (as
+   * the restart that retires a key in production closes them), so a downstream forgets what it
+   * remembered of them. Members log in again for a token under the new key (`login`).
+   */
+  rotateSigningKey(options: RotateSigningKeyOptions = {}): SigningKeyIds {
+    return this.rotate(options);
   }
 
   /**
@@ -154,11 +170,13 @@ export async function assembleParts(storage: OpenedStorage, options: TestPortcul
   // only the schema's owner may write them).
   const serviceKeyStore = storage.serviceKeys instanceof MemoryServiceKeys ? storage.serviceKeys : new MemoryServiceKeys();
   const box = new DevelopmentMailbox({ from: 'Portcullis <portcullis@localhost>', capacity: 1_000, now: () => clock.now() });
+  const signingKeys = new RotatingSigningKeys();
   const service = await assemble(kitConfig(options), {
     storage: { ...storage, serviceKeys: serviceKeyStore },
     mailer: box,
     clock,
     hasher: new InsecureFastPasswordHasherForTestsOnly(),
+    tokens: signingKeys,
     modules: options.modules,
     serviceKeyTrustMs: SERVICE_KEY_TRUST_MS,
     changeHeartbeatMs: options.changeHeartbeatMs,
@@ -175,6 +193,11 @@ export async function assembleParts(storage: OpenedStorage, options: TestPortcul
       await service.useCases.forgotPassword.settled();
       await service.mailWorker!.deliverAllDue();
     }),
+    rotateSigningKey: (rotation) => {
+      const keyIds = signingKeys.rotate(rotation);
+      if (rotation?.retirePrevious) service.feed.changes.resume(service.feed.changes.position);
+      return keyIds;
+    },
     caughtUp: () => service.feed.positions.caughtUp(),
     close: () => service.close(),
   };

@@ -13,6 +13,7 @@ export {
   startTestPortcullis, TestPortcullisServer, DownstreamDidNotFollow, type ProbeAnswer, type SeenAfterOptions,
 } from './test-portcullis-server';
 export { TestClock, type Duration } from './test-clock';
+export type { RotateSigningKeyOptions, SigningKeyIds } from './rotating-signing-keys';
 export { TestMailbox, type LinkPage, type SentMessage } from './test-mailbox';
 export { InsecureFastPasswordHasherForTestsOnly, InsecureHasherInProductionError, namesProduction } from './insecure-fast-password-hasher';
 export {

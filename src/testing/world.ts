@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { InvalidToken } from '../domain/errors';
 import type { Principal } from '../domain/principal';
 import type { InvitableRole, Role } from '../domain/role';
 import type { UseCases } from '../application/use-cases';
@@ -24,6 +25,8 @@ export interface TestMember {
   /** A bearer token issued at login (or signup). */
   readonly token: string;
   readonly headers: BearerHeaders;
+  /** The session that token belongs to (its `sid`): what `logout` ends, and what introspection names. */
+  readonly sessionId: string;
 }
 
 /** A tenant made by signup, with its owner. */
@@ -103,6 +106,11 @@ function bearerHeaders(token: string): BearerHeaders {
 export class TestWorld {
   /** Each tenant's owner, who acts for the kit (invites, role changes, revocations, removals). */
   private readonly owners = new Map<string, TestMember>();
+  /**
+   * The token each owner acts for the kit with: at first the one the test holds too; a session of
+   * the kit's own once the test has ended that one (logout, endSessions), so the kit goes on acting.
+   */
+  private readonly actingTokens = new Map<string, string>();
 
   constructor(private readonly useCases: UseCases, readonly clock: TestClock) {}
 
@@ -121,8 +129,8 @@ export class TestWorld {
   async invite(tenant: TestTenant, options: InviteOptions = {}): Promise<TestInvite> {
     const role = options.role ?? 'member';
     const email = options.email ?? testEmail(role);
-    const inviter = options.by ?? tenant.owner;
-    const created = await this.useCases.inviteUser.execute(await this.principalOf(inviter), { email, role });
+    const inviter = options.by ? await this.principalOf(options.by) : await this.ownerOf(tenant.owner);
+    const created = await this.useCases.inviteUser.execute(inviter, { email, role });
     return { tenantId: tenant.tenantId, email, role, inviteToken: created.inviteToken, expiresAt: created.expiresAt };
   }
 
@@ -155,7 +163,24 @@ export class TestWorld {
     const record = member as MemberRecord;
     record.token = token;
     record.headers = bearerHeaders(token);
+    record.sessionId = (await this.principalOf(member)).sessionId!;
     return member;
+  }
+
+  /**
+   * Ends the member's current session, the one whose token the kit holds for them (POST /logout):
+   * that token is refused from now on, their other sessions and keys stand. `login` signs them in again.
+   */
+  async logout(member: TestMember): Promise<void> {
+    await this.useCases.logout.execute(await this.principalOf(member));
+  }
+
+  /**
+   * Ends every session of the member, as an admin would (DELETE /members/:id/sessions, by the
+   * tenant's owner): every token of theirs is refused, their keys stand. Resolves with how many ended.
+   */
+  async endSessions(member: TestMember): Promise<number> {
+    return this.useCases.endMemberSessions.execute(await this.ownerOf(member), member.userId);
   }
 
   /**
@@ -232,8 +257,15 @@ export class TestWorld {
   }
 
   private async memberFrom(email: string, password: string, token: string): Promise<TestMember> {
-    const principal = await this.useCases.authenticate.execute({ authorization: `Bearer ${token}`, apiKey: undefined });
-    return { tenantId: principal.tenantId, userId: principal.userId, email, password, role: principal.role as Role, token, headers: bearerHeaders(token) };
+    const principal = await this.authenticated(token);
+    return {
+      tenantId: principal.tenantId, userId: principal.userId, email, password, role: principal.role as Role, token, headers: bearerHeaders(token),
+      sessionId: principal.sessionId!,
+    };
+  }
+
+  private authenticated(token: string): Promise<Principal> {
+    return this.useCases.authenticate.execute({ authorization: `Bearer ${token}`, apiKey: undefined });
   }
 
   /** Who the member is to the service: their token, authenticated as the protected group does. */
@@ -243,8 +275,22 @@ export class TestWorld {
 
   /** The member's tenant's owner, as a caller. */
   private async ownerOf(member: TestMember): Promise<Principal> {
-    const caller = await this.principalOf(this.owners.get(member.tenantId) ?? member);
+    const owner = this.owners.get(member.tenantId);
+    const caller = owner ? await this.actingAs(owner) : await this.principalOf(member);
     if (caller.role !== 'owner') throw new Error(`the test kit did not make tenant ${member.tenantId}: arrange it with tenant() first`);
     return caller;
+  }
+
+  /** The owner with the token the kit acts with; signed in again when the test has ended its session. */
+  private async actingAs(owner: TestMember): Promise<Principal> {
+    const token = this.actingTokens.get(owner.tenantId) ?? owner.token;
+    try {
+      return await this.authenticated(token);
+    } catch (error) {
+      if (!(error instanceof InvalidToken)) throw error;
+      const renewed = await this.useCases.login.execute({ email: owner.email, password: owner.password });
+      this.actingTokens.set(owner.tenantId, renewed.token);
+      return this.authenticated(renewed.token);
+    }
   }
 }

@@ -1,4 +1,5 @@
-import { portcullis } from '@portcullis/client';
+import { portcullis, principalOf } from '@portcullis/client';
+import express from 'express';
 import { ALL_TENANTS } from '../../src/domain/service-key';
 import http from 'node:http';
 import jwt from 'jsonwebtoken';
@@ -10,6 +11,7 @@ import { AUTH, bearer, createApiKey, joinWithRole, PASSWORD, signupOwner } from 
 import { buildTestApp } from '../support/http-app';
 import { TestClock } from '../../src/testing/test-clock';
 import { TEST_JWT_SECRET } from '../support/test-use-cases';
+import { expectSessionEndsFollowed } from '../support/session-ends';
 import { countingIntrospections, type Downstream, downstream, RunningServer, serviceKeyManager } from '../support/verifier-fixtures';
 
 /** A Portcullis on memory storage, on a real port, and the example downstream service in front of it. */
@@ -173,6 +175,23 @@ describe('the verifier library against Portcullis (memory storage)', () => {
       expectRefused(await whoami(ctx.service, bearer(other)), 401, 'Invalid or expired token');
       expect((await whoami(ctx.service, apiKeyHeader(otherKey))).body.role).toBe('member');
       expectRefused(await supertest(ctx.service.app).post('/admin-only').set(apiKeyHeader(otherKey)), 403, 'Requires admin role or higher');
+    });
+
+    // V7.4.1 (logout), V7.4.5 (an administrator ends a member's sessions): the downstream follows.
+    it('a session ended by logout, or by an admin, is refused once its end arrives; the member\'s other session is still remembered', async () => {
+      await expectSessionEndsFollowed(ctx.app, await signupOwner(ctx.app), ctx.service, ctx.introspections);
+    });
+
+    it('names the session of a bearer token in the principal, and none for an API key', async () => {
+      const owner = await signupOwner(ctx.app);
+      const key = await createApiKey(ctx.app, owner);
+      const app = express().use(ctx.service.auth).get('/principal', (req, res) => { res.json(principalOf(req)); });
+      const byToken = await supertest(app).get('/principal').set(bearer(owner));
+      expect(byToken.body).toEqual({
+        tenantId: owner.tenantId, userId: owner.userId, role: 'owner', method: 'jwt', sessionId: (jwt.decode(owner.token) as { sid: string }).sid,
+      });
+      const byKey = await supertest(app).get('/principal').set(apiKeyHeader(key));
+      expect(byKey.body).toEqual({ tenantId: owner.tenantId, userId: owner.userId, role: 'owner', method: 'api_key' });
     });
 
     it('a password change ends the tokens issued before it', async () => {

@@ -5,6 +5,7 @@ import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysel
 import { databaseApp, type DatabaseApp } from '../support/database-app';
 import { AUTH, bearer, createApiKey, joinWithRole, signupOwner } from '../support/http-fixtures';
 import { describeIfPostgres } from '../support/postgres';
+import { expectSessionEndsFollowed } from '../support/session-ends';
 import { countingIntrospections, type Downstream, downstream, RunningServer, serviceKeyManager } from '../support/verifier-fixtures';
 
 /**
@@ -73,5 +74,10 @@ describeIfPostgres('the verifier library against two Portcullis instances on Pos
     await heard;
     expect(await whoami(bearer(admin))).toMatchObject({ status: 401, body: { error: 'Invalid or expired token' } });
     expect(await whoami({ 'x-api-key': key })).toMatchObject({ status: 401, body: { error: 'Invalid API key' } });
+  });
+
+  // V7.4.1, V7.4.5: a session ended on one instance is refused by a verifier streaming from the other.
+  it('a session ended on the other instance (logout, then an admin ending the rest) is refused downstream; the member\'s other session stands', async () => {
+    await expectSessionEndsFollowed(b.app, await signupOwner(b.app), service, introspections);
   });
 });

@@ -1,3 +1,4 @@
+import jwt from 'jsonwebtoken';
 import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { request } from '../support/contract-request';
@@ -9,7 +10,7 @@ import { createMemoryStorage } from '../../src/adapters/persistence/memory/memor
 import type { LoggedChange } from '../../src/application/ports/credential-change-log';
 import { ALL_TENANTS, namedTenants } from '../../src/domain/service-key';
 import { dataOf, openRawChangeStream, type RawChangeStream, watchChangeStreams } from '../support/change-stream-client';
-import { AUTH, bearer, createApiKey, expectError, joinWithRole, signupOwner } from '../support/http-fixtures';
+import { AUTH, bearer, createApiKey, expectError, joinWithRole, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { buildTestApp } from '../support/http-app';
 import { RunningServer, serviceKeyManager } from '../support/verifier-fixtures';
 
@@ -154,12 +155,12 @@ describe('GET /api/v1/auth/changes', () => {
     const stream = await ctx.open(rawKey);
     expect(await stream.until(isReady)).toBe(true);
 
-    // Removing a member revokes their three keys and removes them in one transaction: four changes.
+    // Removing a member revokes their three keys, ends their session and removes them in one transaction: five changes.
     await request(ctx.app).delete(`${AUTH}/members/${admin.userId}`).set(bearer(owner)).expect(200);
     expect(await stream.until((event) => event.event === 'change' && dataOf(event).kind === 'user')).toBe(true);
     const changes = ctx.streams[0]!.writes.filter((text) => text.startsWith('event: change'));
     expect(changes).toHaveLength(1);
-    expect(changes[0]!.split('event: change\n')).toHaveLength(5);
+    expect(changes[0]!.split('event: change\n')).toHaveLength(6);
 
     // The same key named twice in one read is sent once, at its later position.
     const tenantId = randomUUID();
@@ -175,20 +176,25 @@ describe('GET /api/v1/auth/changes', () => {
     expect(sent).toEqual([{ kind: 'user', user_id: admin.userId, position: at + 2 }, { kind: 'api_key', key_id: keyId, position: at + 3 }]);
   });
 
-  it('a logout is not on the stream: sessions are not a kind verifiers hear yet, and the stream carries on', async () => {
+  it('a logout, and an admin ending a member\'s sessions, are on the stream: one session change per session ended', async () => {
     ctx = await setup();
     const { rawKey } = await ctx.manage.create('sessions', ALL_TENANTS);
     const owner = await signupOwner(ctx.app);
     const member = await joinWithRole(ctx.app, owner, 'member');
+    const second = await request(ctx.app).post(`${AUTH}/login`).send({ email: member.email, password: PASSWORD }).expect(200);
+    const sidOf = (token: string) => (jwt.decode(token) as { sid: string }).sid;
     const stream = await ctx.open(rawKey);
     expect(await stream.until(isReady)).toBe(true);
 
     await request(ctx.app).post(`${AUTH}/logout`).set(bearer(member)).expect(204);
-    await request(ctx.app).delete(`${AUTH}/members/${member.userId}`).set(bearer(owner)).expect(200);
-    expect(await stream.until((event) => event.event === 'change')).toBe(true);
-    const sent = stream.events.filter((event) => event.event !== 'heartbeat').map((event) => event.event);
-    expect(sent).toEqual(['ready', 'change']);
-    expect(dataOf(stream.events.find((event) => event.event === 'change')!)).toMatchObject({ kind: 'user', user_id: member.userId });
+    expect(await stream.until((event) => event.event === 'change' && dataOf(event).session_id === sidOf(member.token))).toBe(true);
+    await request(ctx.app).delete(`${AUTH}/members/${member.userId}/sessions`).set(bearer(owner)).expect(200);
+    expect(await stream.until((event) => event.event === 'change' && dataOf(event).session_id === sidOf(second.body.token as string))).toBe(true);
+    const sent = stream.events.filter((event) => event.event === 'change').map(dataOf);
+    expect(sent).toEqual([
+      { kind: 'session', session_id: sidOf(member.token), position: expect.any(Number) },
+      { kind: 'session', session_id: sidOf(second.body.token as string), position: expect.any(Number) },
+    ]);
   });
 
   it('a service key scoped to named tenants hears only their changes', async () => {
@@ -208,9 +214,43 @@ describe('GET /api/v1/auth/changes', () => {
     await request(ctx.app).delete(`${AUTH}/members/${myMember.userId}`).set(bearer(mine)).expect(200);
     expect(await scopedStream.until((event) => event.event === 'change' && dataOf(event).user_id === myMember.userId)).toBe(true);
     expect(await fullStream.until((event) => event.event === 'change' && dataOf(event).user_id === myMember.userId)).toBe(true);
-    const heard = (stream: RawChangeStream) => stream.events.filter((event) => event.event === 'change').map((event) => dataOf(event).user_id);
+    const heard = (stream: RawChangeStream) => stream.events.filter((event) => event.event === 'change' && dataOf(event).kind === 'user').map((event) => dataOf(event).user_id);
     expect(heard(scopedStream)).toEqual([myMember.userId]);
     expect(heard(fullStream)).toEqual([theirMember.userId, myMember.userId]);
+  });
+
+  it('a session\'s end is sent as a session change, once per batch, and only to service keys that see its tenant', async () => {
+    ctx = await setup();
+    const mine = randomUUID();
+    const theirs = randomUUID();
+    const { rawKey: scoped } = await ctx.manage.create('scoped', namedTenants([mine]));
+    const { rawKey: everyone } = await ctx.manage.create('everyone', ALL_TENANTS);
+    const scopedStream = await ctx.open(scoped);
+    const fullStream = await ctx.open(everyone);
+    expect(await scopedStream.until(isReady)).toBe(true);
+    expect(await fullStream.until(isReady)).toBe(true);
+
+    const [ended, endedTwice, theirsEnded] = [randomUUID(), randomUUID(), randomUUID()];
+    const at = ctx.fanOut.position;
+    ctx.fanOut.publish([
+      { position: at + 1, kind: 'session', sessionId: endedTwice, tenantId: mine },
+      { position: at + 2, kind: 'session', sessionId: theirsEnded, tenantId: theirs },
+      { position: at + 3, kind: 'session', sessionId: ended, tenantId: mine },
+      { position: at + 4, kind: 'session', sessionId: endedTwice, tenantId: mine },
+    ], at + 4);
+    const last = (event: { event: string; data: string }) => event.event === 'change' && dataOf(event).position === at + 4;
+    expect(await scopedStream.until(last)).toBe(true);
+    expect(await fullStream.until(last)).toBe(true);
+    const sent = (stream: RawChangeStream) => stream.events.filter((event) => event.event === 'change').map(dataOf);
+    expect(sent(scopedStream)).toEqual([
+      { kind: 'session', session_id: ended, position: at + 3 },
+      { kind: 'session', session_id: endedTwice, position: at + 4 },
+    ]);
+    expect(sent(fullStream)).toEqual([
+      { kind: 'session', session_id: theirsEnded, position: at + 2 },
+      { kind: 'session', session_id: ended, position: at + 3 },
+      { kind: 'session', session_id: endedTwice, position: at + 4 },
+    ]);
   });
 
   it('a revoked service key: its streams are sent reset and closed at once, its next introspection is 401, other keys carry on', async () => {

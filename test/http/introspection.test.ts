@@ -27,14 +27,28 @@ async function setup() {
 }
 
 describe('POST /api/v1/auth/introspect', () => {
-  it('answers a valid bearer token with its principal, method and expiry', async () => {
+  it('answers a valid bearer token with its principal, method, expiry and session', async () => {
     const { app, introspect } = await setup();
     const owner = await signupOwner(app);
     const res = await introspect({ token: owner.token });
-    const { exp } = jwt.decode(owner.token) as { exp: number };
+    const { exp, sid } = jwt.decode(owner.token) as { exp: number; sid: string };
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ active: true, position: 0, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp });
+    expect(typeof sid).toBe('string');
+    expect(res.body).toEqual({
+      active: true, position: 0, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp, session_id: sid,
+    });
     expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers a token issued without a session without session_id', async () => {
+    const { app, introspect } = await setup();
+    const owner = await signupOwner(app);
+    const { authVersion } = jwt.decode(owner.token) as { authVersion: number };
+    const sessionless = jwt.sign({ tenantId: owner.tenantId, userId: owner.userId, email: owner.email, role: 'owner', authVersion }, TEST_JWT_SECRET, { expiresIn: '1h' });
+    const res = await introspect({ token: sessionless });
+    expect(res.body).toEqual({
+      active: true, position: expect.any(Number), tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp: expect.any(Number),
+    });
   });
 
   it('answers a valid API key with its owner, current role and key id, and without exp when the key never expires', async () => {

@@ -64,7 +64,9 @@ describe('startTestPortcullis: the kit as a Portcullis over HTTP', () => {
       expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: { error: 'Invalid or missing service key' } });
     }
     expect((await introspect({ 'x-service-key': serviceKey })).body)
-      .toEqual({ active: true, position: 0, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp: expect.any(Number) });
+      .toEqual({
+        active: true, position: 0, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp: expect.any(Number), session_id: owner.sessionId,
+      });
 
     await pc.revokeServiceKey(serviceKey);
     expect((await introspect({ 'x-service-key': serviceKey })).status).toBe(401);

@@ -1,7 +1,7 @@
 import { VerdictCache, type Verdict } from '../../packages/client/src/verdict-cache';
 
-function verdict(userId: string, keyId?: string, staleAtMs = Number.POSITIVE_INFINITY): Verdict {
-  return { principal: { tenantId: 't', userId, role: 'member', method: keyId ? 'api_key' : 'jwt' }, staleAtMs, keyId };
+function verdict(userId: string, keyId?: string, staleAtMs = Number.POSITIVE_INFINITY, sessionId?: string): Verdict {
+  return { principal: { tenantId: 't', userId, role: 'member', method: keyId ? 'api_key' : 'jwt' }, staleAtMs, keyId, sessionId };
 }
 
 function trusted(size: number): VerdictCache {
@@ -47,6 +47,20 @@ describe('the client library\'s verdict cache', () => {
     cache.forgetKey('key-2');
     expect([cache.get('token', 't1', 0), cache.get('api_key', 'k1', 0), cache.get('api_key', 'k2', 0)]).toEqual([undefined, undefined, undefined]);
     expect(cache.get('api_key', 'k3', 0)?.keyId).toBe('key-3');
+  });
+
+  it('forgets the tokens of an ended session, and keeps the same member\'s other sessions and keys', () => {
+    const cache = trusted(10);
+    cache.set('token', 'laptop', verdict('u1', undefined, Number.POSITIVE_INFINITY, 's1'), cache.generation, 0);
+    cache.set('token', 'laptop-renewed', verdict('u1', undefined, Number.POSITIVE_INFINITY, 's1'), cache.generation, 0);
+    cache.set('token', 'phone', verdict('u1', undefined, Number.POSITIVE_INFINITY, 's2'), cache.generation, 0);
+    cache.set('api_key', 'k1', verdict('u1', 'key-1'), cache.generation, 0);
+    const before = cache.generation;
+    cache.forgetSession('s1');
+    expect([cache.get('token', 'laptop', 0), cache.get('token', 'laptop-renewed', 0)]).toEqual([undefined, undefined]);
+    expect(cache.get('token', 'phone', 0)?.sessionId).toBe('s2');
+    expect(cache.get('api_key', 'k1', 0)?.keyId).toBe('key-1');
+    expect(cache.generation).not.toBe(before); // a lookup under way when the session ended does not put its token back
   });
 
   it('keeps no answer given at a change position before one heard on the feed', () => {

@@ -5,7 +5,8 @@ import { SseParser } from './sse-parser';
 /** What a change on the feed says to forget, and its change position (Portcullis's order of changes). */
 export type CredentialChange =
   | { readonly kind: 'user'; readonly userId: string; readonly position: number }
-  | { readonly kind: 'api_key'; readonly keyId: string; readonly position: number };
+  | { readonly kind: 'api_key'; readonly keyId: string; readonly position: number }
+  | { readonly kind: 'session'; readonly sessionId: string; readonly position: number };
 
 export interface ChangeFeedEvents {
   /** Subscribed at the instance's `position`: from now on no change after it is missed while the feed stays up. */
@@ -35,13 +36,18 @@ function isPosition(value: unknown): value is number {
 
 function parseChange(data: string): CredentialChange | null {
   try {
-    const value = JSON.parse(data) as { kind?: unknown; user_id?: unknown; key_id?: unknown; position?: unknown };
+    const value = JSON.parse(data) as { kind?: unknown; user_id?: unknown; key_id?: unknown; session_id?: unknown; position?: unknown };
     if (!isPosition(value.position)) return null;
     if (value.kind === 'user' && typeof value.user_id === 'string') return { kind: 'user', userId: value.user_id, position: value.position };
     if (value.kind === 'api_key' && typeof value.key_id === 'string') return { kind: 'api_key', keyId: value.key_id, position: value.position };
+    if (value.kind === 'session' && typeof value.session_id === 'string') {
+      return { kind: 'session', sessionId: value.session_id, position: value.position };
+    }
   } catch {
     // fall through: unreadable
   }
+  // Unreadable, or of a kind this version does not know (a newer Portcullis): either may have named
+  // a credential remembered here, so the feed is dropped and everything forgotten (ChangeFeed.handle).
   return null;
 }
 

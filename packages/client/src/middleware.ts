@@ -84,12 +84,15 @@ function credentialOf(req: Request): Asked | string {
 type Active = Extract<Introspection, { active: true }>;
 
 function principalOfAnswer(answer: Active): Principal {
-  return Object.freeze({ tenantId: answer.tenant_id, userId: answer.user_id, role: answer.role, method: answer.method });
+  const { tenant_id: tenantId, user_id: userId, role, method, session_id: sessionId } = answer;
+  return Object.freeze(sessionId === undefined ? { tenantId, userId, role, method } : { tenantId, userId, role, method, sessionId });
 }
 
 function verdictOf(answer: Active, nowMs: number, maxAgeMs: number): Verdict {
   const expiresAtMs = answer.exp === undefined ? Number.POSITIVE_INFINITY : answer.exp * 1000;
-  return { principal: principalOfAnswer(answer), staleAtMs: Math.min(expiresAtMs, nowMs + maxAgeMs), keyId: answer.key_id };
+  return {
+    principal: principalOfAnswer(answer), staleAtMs: Math.min(expiresAtMs, nowMs + maxAgeMs), keyId: answer.key_id, sessionId: answer.session_id,
+  };
 }
 
 /** One introspection under way, and the change position it asked Portcullis to reach first. */
@@ -134,7 +137,8 @@ export function portcullis(options: PortcullisOptions): PortcullisMiddleware {
     },
     change: (change) => {
       if (change.kind === 'user') cache.forgetUser(change.userId);
-      else cache.forgetKey(change.keyId);
+      else if (change.kind === 'api_key') cache.forgetKey(change.keyId);
+      else cache.forgetSession(change.sessionId);
       cache.heard(change.position);
       options.onChange?.(change);
     },

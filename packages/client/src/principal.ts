@@ -7,6 +7,11 @@ export interface Principal {
   /** The user's current role (for an API key, its owner's). A string: a newer Portcullis may add roles. */
   readonly role: Role | (string & {});
   readonly method: 'jwt' | 'api_key';
+  /**
+   * The Portcullis session a bearer token belongs to (its end refuses the token everywhere); absent
+   * for an API key, and for a token issued without a session.
+   */
+  readonly sessionId?: string;
 }
 
 const principals = new WeakMap<object, Principal>();

@@ -10,6 +10,8 @@ export interface Verdict {
   readonly staleAtMs: number;
   /** For an API key: the id its revocation is announced under. */
   readonly keyId: string | undefined;
+  /** For a bearer token of a session: the id the session's end is announced under. */
+  readonly sessionId: string | undefined;
 }
 
 /** Which header a credential came in: a bearer token and an API key are never the same credential. */
@@ -140,6 +142,11 @@ export class VerdictCache {
 
   forgetKey(keyId: string): void {
     this.drop((verdict) => verdict.keyId === keyId);
+  }
+
+  /** A session ended (logout, or ended by an admin): its tokens go, the member's other sessions stay. */
+  forgetSession(sessionId: string): void {
+    this.drop((verdict) => verdict.sessionId === sessionId);
   }
 
   /**

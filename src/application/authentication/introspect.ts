@@ -28,6 +28,8 @@ export type Introspection =
     readonly expiresAt: Date | null;
     /** For a key: the id its revocation is announced under on the change feed. */
     readonly keyId?: string;
+    /** For a token of a session (its `sid`): the id the session's end is announced under on the change feed. */
+    readonly sessionId?: string;
   };
 
 export interface IntrospectDeps {
@@ -76,10 +78,13 @@ export class Introspect {
       if (isRefusal(error)) return inactive;
       throw error;
     }
-    const { tenantId, userId, role, method } = principal;
+    const { tenantId, userId, role, method, sessionId } = principal;
     if (!scopeCovers(caller.scope, tenantId)) return inactive;
     if (request.apiKey === undefined) {
-      return { active: true, position, tenantId, userId, role, method, expiresAt: this.deps.tokens.expiresAt(request.token) };
+      const expiresAt = this.deps.tokens.expiresAt(request.token);
+      return sessionId === undefined
+        ? { active: true, position, tenantId, userId, role, method, expiresAt }
+        : { active: true, position, tenantId, userId, role, method, expiresAt, sessionId };
     }
     // Authenticate has just found (and kept) this key, so this is answered from memory.
     const { credentials: states, secrets } = this.deps;

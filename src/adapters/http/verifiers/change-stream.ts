@@ -46,26 +46,35 @@ export interface ChangeStreamOptions {
   readonly metrics?: VerifierMetrics | undefined;
 }
 
-type MemberOrKey = Extract<LoggedChange, { kind: 'user' | 'api-key' }>;
+/** The changes a verifier hears of: each names its tenant. */
+type Announced = Extract<LoggedChange, { kind: 'user' | 'api-key' | 'session' }>;
+
+function isAnnounced(change: LoggedChange): change is Announced {
+  return change.kind === 'user' || change.kind === 'api-key' || change.kind === 'session';
+}
 
 /** The wire form of a change: snake_case like the rest of the API, the id the introspection answer named, and its position. */
-function changeEvent(change: MemberOrKey): string {
-  const data = change.kind === 'user'
-    ? { kind: 'user', user_id: change.userId, position: change.position }
-    : { kind: 'api_key', key_id: change.keyId, position: change.position };
+function changeEvent(change: Announced): string {
+  const { position } = change;
+  const data = change.kind === 'user' ? { kind: 'user', user_id: change.userId, position }
+    : change.kind === 'api-key' ? { kind: 'api_key', key_id: change.keyId, position }
+      : { kind: 'session', session_id: change.sessionId, position };
   return `event: change\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+function subjectOf(change: Announced): string {
+  return change.kind === 'user' ? `u${change.userId}` : change.kind === 'api-key' ? `k${change.keyId}` : `s${change.sessionId}`;
+}
+
 /**
- * One batch's events for one stream, in one string: the changes the stream may hear, each member or
- * key once (at its last position in the batch: forgetting it once is all a verifier needs).
+ * One batch's events for one stream, in one string: the changes the stream may hear, each member,
+ * key or session once (at its last position in the batch: forgetting it once is all a verifier needs).
  */
-function batchEvents(batch: readonly LoggedChange[], hears: (change: MemberOrKey) => boolean): { text: string; count: number } {
-  const last = new Map<string, MemberOrKey>();
+function batchEvents(batch: readonly LoggedChange[], hears: (change: Announced) => boolean): { text: string; count: number } {
+  const last = new Map<string, Announced>();
   for (const change of batch) {
-    if (change.kind !== 'user' && change.kind !== 'api-key') continue;
-    if (!hears(change)) continue;
-    const subject = change.kind === 'user' ? `u${change.userId}` : `k${change.keyId}`;
+    if (!isAnnounced(change) || !hears(change)) continue;
+    const subject = subjectOf(change);
     last.delete(subject);
     last.set(subject, change);
   }
@@ -93,7 +102,7 @@ function eventsFor(batch: readonly LoggedChange[], caller: ServiceCaller): { tex
 /**
  * GET /api/v1/auth/changes: server-sent events. `ready` once subscribed (with the heartbeat
  * interval and the instance's change position), `change` for each committed credential change of
- * a tenant the service key may see (with its position), `heartbeat` when idle, and `reset` just
+ * a tenant the service key may see (a member, key or session, with its position), `heartbeat` when idle, and `reset` just
  * before the stream is closed because changes may have been missed. A verifier trusts what it
  * remembers only while its stream is open.
  *

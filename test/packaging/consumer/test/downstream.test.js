@@ -29,7 +29,9 @@ test('a service behind @portcullis/client admits, refuses and closes quietly', a
     const team = await pc.team(await pc.tenant());
     const whoami = await fetch(`${url}/whoami`, { headers: team.member.headers });
     assert.equal(whoami.status, 200);
-    assert.deepEqual(await whoami.json(), { tenantId: team.member.tenantId, userId: team.member.userId, role: 'member', method: 'jwt' });
+    assert.deepEqual(await whoami.json(), {
+      tenantId: team.member.tenantId, userId: team.member.userId, role: 'member', method: 'jwt', sessionId: team.member.sessionId,
+    });
 
     const key = await pc.apiKey(team.owner);
     assert.equal((await fetch(`${url}/admin-only`, { method: 'POST', headers: key.headers })).status, 200);
