@@ -1,9 +1,9 @@
 /**
- * What one remembered member and one remembered key cost the credential cache, in bytes of V8 heap:
- * the cache is filled with N members, then N keys of one owner, from a source that makes fresh
+ * What one remembered member, key and session cost the credential cache, in bytes of V8 heap:
+ * the cache is filled with N members, then N keys of one owner, then N sessions of those members, from a source that makes fresh
  * strings per row as the database driver does (and fresh ids per request, as a token's claims
  * are), and the heap is measured after a full collection before and after each. The figures behind
- * MEMBER_ENTRY_BYTES and KEY_ENTRY_BYTES, which round them up for the tables' growth.
+ * MEMBER_ENTRY_BYTES, KEY_ENTRY_BYTES and SESSION_ENTRY_BYTES, which round them up for the tables' growth.
  *
  * Then N bearer tokens of N members of one tenant, signed as the service signs them, are verified
  * once each: what one remembered token costs the token service beyond its claims' characters, the
@@ -12,10 +12,10 @@
  *   node --expose-gc --import tsx scripts/bench/cache-entry-size.ts [N, default 100000]
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { CachedCredentialStates, KEY_ENTRY_BYTES, MEMBER_ENTRY_BYTES } from '../../src/adapters/cache/cached-credential-states';
+import { CachedCredentialStates, KEY_ENTRY_BYTES, MEMBER_ENTRY_BYTES, SESSION_ENTRY_BYTES } from '../../src/adapters/cache/cached-credential-states';
 import { jwtKey } from '../../src/adapters/crypto/jwt-signing-keys';
 import { JwtTokenService, TOKEN_ENTRY_BYTES } from '../../src/adapters/crypto/jwt-token-service';
-import type { ActiveApiKey, UserAuthState } from '../../src/application/ports/repositories';
+import type { ActiveApiKey, SessionState, UserAuthState } from '../../src/application/ports/repositories';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -49,7 +49,12 @@ async function main(): Promise<void> {
         owner: { tenantId: fresh(tenantId), userId: fresh(ownerId), role: 'owner', authVersion: 0 },
       }),
     },
-    sessions: { findLive: async () => null },
+    // A session row names its member with strings of its own, as a database row does.
+    sessions: {
+      findLive: async (tenant, session): Promise<SessionState> => ({
+        sessionId: session, tenantId: tenant, userId: fresh(members[current]!), lastSeenAt: new Date(), authenticatedAt: new Date(),
+      }),
+    },
   }, { memoryBytes: 2 ** 40, ttlMs: 600_000 });
 
   // Signed before measuring: the tokens are the requests' strings, not the memory's.
@@ -61,6 +66,9 @@ async function main(): Promise<void> {
   const withMembers = heapUsed();
   for (current = 0; current < n; current++) await cache.apiKey('pcls_0000000', fresh(keys[current]!.hash));
   const withKeys = heapUsed();
+  const sessions = Array.from({ length: n }, () => fresh(randomUUID()));
+  for (current = 0; current < n; current++) await cache.session(fresh(tenantId), fresh(sessions[current]!));
+  const withSessions = heapUsed();
   let claimChars = 0;
   for (const bearer of bearers) {
     const claims = tokens.verify(bearer)!;
@@ -72,11 +80,13 @@ async function main(): Promise<void> {
   const key = (withKeys - withMembers) / n;
   console.log(`${n} members: ${member.toFixed(0)} bytes each (counted at ${MEMBER_ENTRY_BYTES})`);
   console.log(`${n} keys of one owner: ${key.toFixed(0)} bytes each (counted at ${KEY_ENTRY_BYTES})`);
-  const token = (withTokens - withKeys) / n;
+  const session = (withSessions - withKeys) / n;
+  console.log(`${n} sessions: ${session.toFixed(0)} bytes each (counted at ${SESSION_ENTRY_BYTES})`);
+  const token = (withTokens - withSessions) / n;
   const chars = claimChars / n;
   console.log(`${n} tokens: ${token.toFixed(0)} bytes each, ${(token - chars).toFixed(0)} beyond their claims' ${chars.toFixed(0)} characters (counted at ${TOKEN_ENTRY_BYTES} + characters)`);
   // Read last, so that nothing measured was collected early (V8 frees what a function no longer reads).
-  console.log(`held: ${cache.size.entries} entries, of ${members.length} members and ${keys.length} keys made; ${tokens.remembered.entries} tokens of ${bearers.length}`);
+  console.log(`held: ${cache.size.entries} entries, of ${members.length} members, ${keys.length} keys and ${sessions.length} sessions made; ${tokens.remembered.entries} tokens of ${bearers.length}`);
 }
 
 main().catch((error: unknown) => {

@@ -10,8 +10,8 @@ import type { ApiKeyRepository, SessionRepository, SessionState, UserAuthState, 
  */
 export const MEMBER_ENTRY_BYTES = 320;
 export const KEY_ENTRY_BYTES = 400;
-/** A session holds three ids and two dates where a member holds two ids, a role and a number: counted at a key's figure, the larger. */
-export const SESSION_ENTRY_BYTES = KEY_ENTRY_BYTES;
+/** Three ids of its own and two Dates: the largest entry of the three. */
+export const SESSION_ENTRY_BYTES = 800;
 
 export interface CredentialCacheOptions {
   /**
