@@ -23,9 +23,14 @@ export interface LastUse {
   readonly at: Date;
 }
 
-interface PendingUse {
+/** A record's latest use as the batch holds it, in epoch ms. */
+export interface LastUseMs {
   readonly tenantId: string;
   readonly id: string;
+  readonly atMs: number;
+}
+
+interface PendingUse extends LastUseMs {
   atMs: number;
 }
 
@@ -65,6 +70,11 @@ export class BatchedLastUse {
     this.writeIfDue(atMs);
   }
 
+  /** The latest use of a record gathered in the batch not yet handed to a write, in epoch ms. */
+  protected gathered(id: string): number | undefined {
+    return this.pending.get(id)?.atMs;
+  }
+
   /** Records gathered and not yet handed to a write. */
   get pendingKeys(): number {
     return this.pending.size;
@@ -94,9 +104,13 @@ export class BatchedLastUse {
     if (nowMs - this.batchStartedMs >= this.options.intervalMs || this.pending.size >= this.options.maxPending) this.startWrite();
   }
 
+  /** Told of each batch as it leaves memory for the write, before anything else can run. */
+  protected handedOff(_batch: readonly LastUseMs[]): void {}
+
   private startWrite(): void {
     const batch = [...this.pending.values()];
     this.pending = new Map();
+    this.handedOff(batch);
     const size = this.options.keysPerStatement;
     this.writing = new Promise<void>((resolve) => setImmediate(resolve))
       .then(async () => {

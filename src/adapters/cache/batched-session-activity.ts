@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../application/ports/clock';
 import type { SessionRepository } from '../../application/ports/repositories';
 import type { SessionActivity } from '../../application/ports/session-activity';
-import { BatchedLastUse, type LastUseOptions } from './batched-last-use';
+import { BatchedLastUse, type LastUseMs, type LastUseOptions } from './batched-last-use';
 
 /** Sessions whose latest use on this instance is remembered; the least recently used go first. */
 const REMEMBERED_USES = 100_000;
@@ -10,7 +10,9 @@ const REMEMBERED_USES = 100_000;
 /**
  * Sessions' last_seen_at, written in batches (batched-last-use.ts), plus this instance's own latest
  * use of each session it served lately. Storage lags by up to one write interval; what this
- * instance saw itself it never forgets before a session it serves could idle out.
+ * instance saw itself it never forgets before a session it serves could idle out. A use costs the
+ * request one entry of the batch, as a key's does: it reaches the memory of uses seen when its batch
+ * leaves for the write, and until then it is answered from the batch.
  */
 export class BatchedSessionActivity extends BatchedLastUse implements SessionActivity {
   private readonly seen = new LRUCache<string, number>({ max: REMEMBERED_USES });
@@ -19,14 +21,17 @@ export class BatchedSessionActivity extends BatchedLastUse implements SessionAct
     super((uses) => sessions.markSeen(uses.map(({ tenantId, id, at }) => ({ tenantId, sessionId: id, at }))), clock, onError, options);
   }
 
-  override recordUse(tenantId: string, sessionId: string, at: Date): void {
-    const known = this.seen.get(sessionId);
-    if (known === undefined || known < at.getTime()) this.seen.set(sessionId, at.getTime());
-    super.recordUse(tenantId, sessionId, at);
+  protected override handedOff(batch: readonly LastUseMs[]): void {
+    for (const { id, atMs } of batch) {
+      const known = this.seen.get(id);
+      if (known === undefined || known < atMs) this.seen.set(id, atMs);
+    }
   }
 
   lastUse(sessionId: string): Date | undefined {
-    const at = this.seen.get(sessionId);
+    const gathered = this.gathered(sessionId);
+    const seen = this.seen.get(sessionId);
+    const at = gathered === undefined ? seen : seen === undefined ? gathered : Math.max(gathered, seen);
     return at === undefined ? undefined : new Date(at);
   }
 }

@@ -101,6 +101,7 @@ export class Authenticate {
   }
 
   private idle(session: SessionState, now: Date): boolean {
+    if (this.deps.idleTimeoutSeconds === undefined) return false;
     const seenHere = this.deps.sessionActivity.lastUse(session.sessionId);
     const lastSeen = seenHere && seenHere > session.lastSeenAt ? seenHere : session.lastSeenAt;
     return isIdle(lastSeen, now, this.deps.idleTimeoutSeconds);
