@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { CREDENTIAL_CHANGES_CHANNEL } from '../../src/adapters/persistence/kysely/change-feed/credential-announcements';
 import { CredentialChangeListener } from '../../src/adapters/persistence/kysely/change-feed/credential-change-listener';
+import { openPostgres } from '../../src/adapters/persistence/kysely/driver/dialects';
+import { APP_ROLE } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
+import { FORGET_EVERY_CREDENTIAL } from '../../src/adapters/persistence/kysely/migrations/0010-credential-change-log';
+import { migrateAll } from '../../src/adapters/persistence/modules/module-migrations';
 import { describeIfPostgres } from '../support/postgres';
 
 type Event = 'notified' | 'listening' | 'lost';
@@ -71,5 +75,74 @@ describeIfPostgres('Postgres: the credential change listener', (url) => {
     await notify('');
     await waitFor(events, (seen) => seen.length === 3);
     expect(events[2]).toBe('notified');
+  });
+});
+
+describeIfPostgres('Postgres: the change log\'s head, read on the listener\'s connection', (url) => {
+  let owner: Client;
+  let listener: CredentialChangeListener;
+  const events: Event[] = [];
+  const name = `head-reader-test-${randomUUID()}`;
+
+  beforeAll(async () => {
+    const migrator = openPostgres(url, { max: 1 });
+    try {
+      await migrateAll(migrator.db);
+    } finally {
+      await migrator.close();
+    }
+    owner = new Client({ connectionString: url });
+    await owner.connect();
+    listener = new CredentialChangeListener({ connectionString: url, role: APP_ROLE }, {
+      onNotified: () => undefined,
+      onListening: () => events.push('listening'),
+      onLost: () => events.push('lost'),
+      onError: () => undefined,
+    }, { retryMs: 50, heartbeatMs: 1_000, applicationName: name });
+    await listener.start();
+  });
+  afterAll(async () => {
+    await listener?.close();
+    await owner?.end();
+  });
+
+  /** A committed change, as an operator makes one: the head moves past every reader's position. */
+  async function commitChange(): Promise<number> {
+    await owner.query(`select ${FORGET_EVERY_CREDENTIAL}()`);
+    const { rows } = await owner.query<{ position: string }>('select position from credential_change_head');
+    return Number(rows[0]!.position);
+  }
+
+  it('as the app role, reads every change committed before the read, without waiting for its notification', async () => {
+    for (let change = 0; change < 5; change += 1) {
+      const head = await commitChange();
+      expect(await listener.readHead()).toBe(head); // no notification waited for
+    }
+  });
+
+  it('reads nothing while its connection is lost, and reads the head again once it listens again', async () => {
+    events.length = 0;
+    await owner.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [name]);
+    await waitFor(events, (seen) => seen.includes('lost'));
+    expect(listener.readHead()).toBeUndefined();
+    const missed = await commitChange(); // committed while nobody listened
+    await waitFor(events, (seen) => seen.includes('listening'));
+    expect(await listener.readHead()).toBe(missed);
+    const later = await commitChange();
+    expect(await listener.readHead()).toBe(later);
+  });
+
+  it('reads nothing once closed', async () => {
+    const closing = new CredentialChangeListener({ connectionString: url, role: APP_ROLE }, {
+      onNotified: () => undefined, onListening: () => undefined, onLost: () => undefined, onError: () => undefined,
+    });
+    await closing.start();
+    try {
+      const head = await commitChange();
+      expect(await closing.readHead()).toBe(head);
+    } finally {
+      await closing.close();
+    }
+    expect(closing.readHead()).toBeUndefined();
   });
 });

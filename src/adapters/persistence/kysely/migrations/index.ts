@@ -14,6 +14,7 @@ import * as tenantListReads from './0012-tenant-list-reads';
 import * as emailTokensAndOutbox from './0013-email-tokens-and-outbox';
 import * as credentialChangeHead from './0015-credential-change-head';
 import * as signingKeyRecords from './0016-signing-key-records';
+import * as changeHeadReadable from './0017-change-head-readable';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -35,6 +36,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0013-email-tokens-and-outbox': emailTokensAndOutbox,
   '0015-credential-change-head': credentialChangeHead,
   '0016-signing-key-records': signingKeyRecords,
+  '0017-change-head-readable': changeHeadReadable,
 };
 
 export const migrationProvider: MigrationProvider = {
