@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { CREDENTIAL_CHANGES_CHANNEL } from '../../src/adapters/persistence/kysely/change-feed/credential-announcements';
-import { CredentialChangeListener } from '../../src/adapters/persistence/kysely/change-feed/credential-change-listener';
+import { CredentialChangeListener, type ListenerConnection } from '../../src/adapters/persistence/kysely/change-feed/credential-change-listener';
 import { openPostgres } from '../../src/adapters/persistence/kysely/driver/dialects';
 import { APP_ROLE } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
 import { FORGET_EVERY_CREDENTIAL } from '../../src/adapters/persistence/kysely/migrations/0010-credential-change-log';
@@ -18,6 +18,18 @@ async function waitFor(events: Event[], predicate: (events: Event[]) => boolean,
   }
 }
 
+/** A listener that records what it reports, quick to reconnect, named in pg_stat_activity. */
+async function recordingListener(connection: string | ListenerConnection, events: Event[], name: string): Promise<CredentialChangeListener> {
+  const listener = new CredentialChangeListener(connection, {
+    onNotified: () => events.push('notified'),
+    onListening: () => events.push('listening'),
+    onLost: () => events.push('lost'),
+    onError: () => undefined,
+  }, { retryMs: 50, heartbeatMs: 1_000, applicationName: name });
+  await listener.start();
+  return listener;
+}
+
 describeIfPostgres('Postgres: the credential change listener', (url) => {
   let other: Client;
   let listener: CredentialChangeListener;
@@ -27,13 +39,7 @@ describeIfPostgres('Postgres: the credential change listener', (url) => {
   beforeAll(async () => {
     other = new Client({ connectionString: url });
     await other.connect();
-    listener = new CredentialChangeListener(url, {
-      onNotified: () => events.push('notified'),
-      onListening: () => events.push('listening'),
-      onLost: () => events.push('lost'),
-      onError: () => undefined,
-    }, { retryMs: 50, heartbeatMs: 1_000, applicationName: name });
-    await listener.start();
+    listener = await recordingListener(url, events, name);
   });
   afterAll(async () => {
     await listener?.close();
@@ -93,13 +99,7 @@ describeIfPostgres('Postgres: the change log\'s head, read on the listener\'s co
     }
     owner = new Client({ connectionString: url });
     await owner.connect();
-    listener = new CredentialChangeListener({ connectionString: url, role: APP_ROLE }, {
-      onNotified: () => undefined,
-      onListening: () => events.push('listening'),
-      onLost: () => events.push('lost'),
-      onError: () => undefined,
-    }, { retryMs: 50, heartbeatMs: 1_000, applicationName: name });
-    await listener.start();
+    listener = await recordingListener({ connectionString: url, role: APP_ROLE }, events, name);
   });
   afterAll(async () => {
     await listener?.close();
