@@ -4,6 +4,7 @@ import { CredentialChangeFollower, DEFAULT_FOLLOWER, type FollowerOptions } from
 import { InProcessFreshness } from '../adapters/cache/in-process-freshness';
 import { type FreshnessCheckOptions, SharedFreshnessCheck } from '../adapters/cache/shared-freshness-check';
 import type { Freshness } from '../application/ports/freshness';
+import type { ChangeListener } from '../adapters/persistence/kysely/change-feed/credential-change-listener';
 import type { Storage } from '../adapters/persistence/storage';
 import type { ListenForChanges } from './database';
 
@@ -33,11 +34,23 @@ function assemble(storage: Storage, onError: (error: unknown) => void, cache: Cr
   return { credentials, changes, positions, stop: () => stops.forEach((stop) => stop()) };
 }
 
-/** The shared check when other processes write the storage (`shared`), else nothing to check. */
-function freshnessOf(storage: Storage, positions: CredentialChangeFollower, onError: (error: unknown) => void, shared: FreshnessCheckOptions | undefined): Freshness {
+/**
+ * The shared check when other processes write the storage (`shared`), else nothing to check. Its
+ * head is read on the listener's connection while it listens (no pool checkout per round), else
+ * through the pool, as it is when that read fails (the connection died under it: the pool may
+ * still answer). Every one of these reads starts after the round's requests arrived, so each is
+ * exact; a read that hangs holds its round until the round's bound, then 503.
+ */
+function freshnessOf(
+  storage: Storage, positions: CredentialChangeFollower, onError: (error: unknown) => void, shared: FreshnessCheckOptions | undefined,
+  listener?: ChangeListener,
+): Freshness {
   if (!shared) return new InProcessFreshness(positions);
   const { changeLog } = storage;
-  return new SharedFreshnessCheck(() => changeLog.head(), positions, onError, shared);
+  const throughPool = (): Promise<number> => changeLog.head();
+  const onConnection = listener?.readHead?.bind(listener);
+  const readHead = onConnection ? () => onConnection()?.catch(throughPool) ?? throughPool() : throughPool;
+  return new SharedFreshnessCheck(readHead, positions, onError, shared);
 }
 
 /**
@@ -120,7 +133,7 @@ export async function openCredentialFeed(
     credentials: feed.credentials,
     changes: feed.changes,
     positions: feed.positions,
-    freshness: freshnessOf(storage, feed.positions, onError, shared),
+    freshness: freshnessOf(storage, feed.positions, onError, shared, listener),
     close: async () => {
       closed = true;
       clearTimeout(listeningAgain);

@@ -18,6 +18,7 @@ import { MemoryChangeLog } from '../adapters/persistence/memory/memory-change-lo
 import { MemoryServiceKeys } from '../adapters/persistence/memory/memory-service-keys';
 import { createMemoryStorage } from '../adapters/persistence/memory/memory-storage';
 import type { Config } from './config';
+import { APP_ROLE } from '../adapters/persistence/kysely/migrations/0002-tenant-walls';
 
 type DatabaseConfig = Pick<Config, 'databaseUrl' | 'pgliteDir'>
   & Partial<Pick<Config, 'database' | 'migrationDatabaseUrl' | 'tenantWallKey' | 'tenantWallKeyPrevious'>>
@@ -87,11 +88,12 @@ export function openMemoryStorage(storage: Storage = createMemoryStorage()): Ope
 export type ListenForChanges = (events: CredentialChangeEvents, timing?: ListenerTiming) => ChangeListener;
 
 /**
- * Postgres: a connection of the listener's own (every instance has one). PGlite: its in-process
- * LISTEN, on the one session every writer of an embedded database shares.
+ * Postgres: a connection of the listener's own (every instance has one), working as the app role
+ * like the pool, since it also reads the change log's head for the freshness check. PGlite: its
+ * in-process LISTEN, on the one session every writer of an embedded database shares.
  */
 export function changeListenerFor(databaseUrl: string | undefined, opened: Pick<OpenDatabase, 'listen'>): ListenForChanges {
-  if (databaseUrl) return (events, timing) => new CredentialChangeListener(databaseUrl, events, timing);
+  if (databaseUrl) return (events, timing) => new CredentialChangeListener({ connectionString: databaseUrl, role: APP_ROLE }, events, timing);
   const { listen } = opened;
   if (!listen) throw new Error('Database: the embedded database cannot LISTEN');
   return (events) => new PgliteChangeListener(listen, events);

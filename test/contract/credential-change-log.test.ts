@@ -144,7 +144,7 @@ function describeChangeLog(name: string, open: () => Promise<Backend>): void {
         }
       });
 
-      it('is written and read only through the owner\'s functions: the app role may read a page and prune, nothing more', async () => {
+      it('is written and read only through the owner\'s functions: the app role may read a page, prune and read the head row, nothing more', async () => {
         const serving = backend.serving!;
         for (const statement of [
           sql`select * from ${sql.id(CHANGE_LOG_TABLE)}`,
@@ -157,6 +157,11 @@ function describeChangeLog(name: string, open: () => Promise<Backend>): void {
         const walls = backend.walls!;
         await sql`select * from ${sql.id(READ_CREDENTIAL_CHANGES)}(0, 1, ${walls.proof(READ_CHANGES_SUBJECT)})`.execute(serving);
         await sql`select ${sql.id(PRUNE_CREDENTIAL_CHANGES)}(${walls.proof(PRUNE_CHANGES_SUBJECT)})`.execute(serving);
+        // The head is a count that names nobody (migration 0017): readable, never writable.
+        const before = await headOf(log);
+        const { rows: [readHead] } = await sql<{ position: string | number }>`select position from credential_change_head`.execute(serving);
+        expect(Number(readHead!.position)).toBeGreaterThanOrEqual(before);
+        expect(Number(readHead!.position)).toBeLessThanOrEqual(await headOf(log));
         // The log names every tenant's members and keys: without the service's proof, nothing.
         const { tenant, user } = await seeded(backend.storage);
         await backend.storage.repos.users.changeRole(tenant.id, user.id, 'viewer');

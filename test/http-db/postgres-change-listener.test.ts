@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { CREDENTIAL_CHANGES_CHANNEL } from '../../src/adapters/persistence/kysely/change-feed/credential-announcements';
-import { CredentialChangeListener } from '../../src/adapters/persistence/kysely/change-feed/credential-change-listener';
+import { CredentialChangeListener, type ListenerConnection } from '../../src/adapters/persistence/kysely/change-feed/credential-change-listener';
+import { openPostgres } from '../../src/adapters/persistence/kysely/driver/dialects';
+import { APP_ROLE } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
+import { FORGET_EVERY_CREDENTIAL } from '../../src/adapters/persistence/kysely/migrations/0010-credential-change-log';
+import { migrateAll } from '../../src/adapters/persistence/modules/module-migrations';
 import { describeIfPostgres } from '../support/postgres';
 
 type Event = 'notified' | 'listening' | 'lost';
@@ -14,6 +18,18 @@ async function waitFor(events: Event[], predicate: (events: Event[]) => boolean,
   }
 }
 
+/** A listener that records what it reports, quick to reconnect, named in pg_stat_activity. */
+async function recordingListener(connection: string | ListenerConnection, events: Event[], name: string): Promise<CredentialChangeListener> {
+  const listener = new CredentialChangeListener(connection, {
+    onNotified: () => events.push('notified'),
+    onListening: () => events.push('listening'),
+    onLost: () => events.push('lost'),
+    onError: () => undefined,
+  }, { retryMs: 50, heartbeatMs: 1_000, applicationName: name });
+  await listener.start();
+  return listener;
+}
+
 describeIfPostgres('Postgres: the credential change listener', (url) => {
   let other: Client;
   let listener: CredentialChangeListener;
@@ -23,13 +39,7 @@ describeIfPostgres('Postgres: the credential change listener', (url) => {
   beforeAll(async () => {
     other = new Client({ connectionString: url });
     await other.connect();
-    listener = new CredentialChangeListener(url, {
-      onNotified: () => events.push('notified'),
-      onListening: () => events.push('listening'),
-      onLost: () => events.push('lost'),
-      onError: () => undefined,
-    }, { retryMs: 50, heartbeatMs: 1_000, applicationName: name });
-    await listener.start();
+    listener = await recordingListener(url, events, name);
   });
   afterAll(async () => {
     await listener?.close();
@@ -71,5 +81,79 @@ describeIfPostgres('Postgres: the credential change listener', (url) => {
     await notify('');
     await waitFor(events, (seen) => seen.length === 3);
     expect(events[2]).toBe('notified');
+  });
+});
+
+describeIfPostgres('Postgres: the change log\'s head, read on the listener\'s connection', (url) => {
+  let owner: Client;
+  let listener: CredentialChangeListener;
+  const events: Event[] = [];
+  const name = `head-reader-test-${randomUUID()}`;
+
+  beforeAll(async () => {
+    const migrator = openPostgres(url, { max: 1 });
+    try {
+      await migrateAll(migrator.db);
+    } finally {
+      await migrator.close();
+    }
+    owner = new Client({ connectionString: url });
+    await owner.connect();
+    listener = await recordingListener({ connectionString: url, role: APP_ROLE }, events, name);
+  });
+  afterAll(async () => {
+    await listener?.close();
+    await owner?.end();
+  });
+
+  async function headNow(): Promise<number> {
+    const { rows } = await owner.query<{ position: string }>('select position from credential_change_head');
+    return Number(rows[0]!.position);
+  }
+
+  /** A committed change, as an operator makes one: the head moves past every reader's position. */
+  async function commitChange(): Promise<number> {
+    await owner.query(`select ${FORGET_EVERY_CREDENTIAL}()`);
+    return headNow();
+  }
+
+  /** At or past the change committed before the read; other suites may commit on the same database meanwhile. */
+  async function expectReadAfter(read: Promise<number> | undefined, committed: number): Promise<void> {
+    const position = await read;
+    expect(position).toBeGreaterThanOrEqual(committed);
+    expect(position).toBeLessThanOrEqual(await headNow());
+  }
+
+  it('as the app role, reads every change committed before the read, without waiting for its notification', async () => {
+    for (let change = 0; change < 5; change += 1) {
+      const head = await commitChange();
+      await expectReadAfter(listener.readHead(), head); // no notification waited for
+    }
+  });
+
+  it('reads nothing while its connection is lost, and reads the head again once it listens again', async () => {
+    events.length = 0;
+    await owner.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [name]);
+    await waitFor(events, (seen) => seen.includes('lost'));
+    expect(listener.readHead()).toBeUndefined();
+    const missed = await commitChange(); // committed while nobody listened
+    await waitFor(events, (seen) => seen.includes('listening'));
+    await expectReadAfter(listener.readHead(), missed);
+    const later = await commitChange();
+    await expectReadAfter(listener.readHead(), later);
+  });
+
+  it('reads nothing once closed', async () => {
+    const closing = new CredentialChangeListener({ connectionString: url, role: APP_ROLE }, {
+      onNotified: () => undefined, onListening: () => undefined, onLost: () => undefined, onError: () => undefined,
+    });
+    await closing.start();
+    try {
+      const head = await commitChange();
+      await expectReadAfter(closing.readHead(), head);
+    } finally {
+      await closing.close();
+    }
+    expect(closing.readHead()).toBeUndefined();
   });
 });

@@ -4,6 +4,8 @@ import { Registry } from 'prom-client';
 import { request } from '../support/contract-request';
 import { HttpMetrics } from '../../src/adapters/http/middleware/http-metrics';
 import { MemoryServiceKeys } from '../../src/adapters/persistence/memory/memory-service-keys';
+import { createMemoryStorage } from '../../src/adapters/persistence/memory/memory-storage';
+import { openMemoryStorage } from '../../src/bootstrap/database';
 import { AUTH, bearer, createApiKey, expectError, joinWithRole, signupOwner } from '../support/http-fixtures';
 import { buildTestApp } from '../support/http-app';
 import { TestClock } from '../../src/testing/test-clock';
@@ -218,5 +220,35 @@ describe('POST /api/v1/auth/introspect', () => {
         expect(direct.status).toBe(key ? status : 401);
       }
     }
+  });
+
+  // The freshness round is the costly part of a credential check on Postgres (docs/benchmarks.md):
+  // the guard's confirmation began after the request arrived, so it serves the introspection too.
+  it('waits for one freshness round per call, its service-key check\'s, and still answers from a fresh state', async () => {
+    const storage = createMemoryStorage();
+    let headReads = 0;
+    const readHead = storage.changeLog.head.bind(storage.changeLog);
+    storage.changeLog.head = () => {
+      headReads += 1;
+      return readHead();
+    };
+    const serviceKeys = new MemoryServiceKeys();
+    const clock = new TestClock();
+    const { rawKey } = await serviceKeyManager(serviceKeys, clock).create('reporting', ALL_TENANTS);
+    // As on Postgres: every credential check confirms freshness by reading the change log's head.
+    const { app } = await buildTestApp({}, { opened: { ...openMemoryStorage(storage), shared: true }, serviceKeys, clock });
+    const owner = await signupOwner(app);
+    const member = await joinWithRole(app, owner, 'member');
+    for (const body of [{ token: owner.token }, { token: member.token }]) {
+      const before = headReads;
+      const res = await request(app).post(INTROSPECT).set('x-service-key', rawKey).send(body).expect(200);
+      expect(res.body.active).toBe(true);
+      expect(headReads - before).toBe(1);
+    }
+    await request(app).delete(`${AUTH}/members/${member.userId}`).set(bearer(owner)).expect(200);
+    const before = headReads;
+    const res = await request(app).post(INTROSPECT).set('x-service-key', rawKey).send({ token: member.token }).expect(200);
+    expect(res.body.active).toBe(false);
+    expect(headReads - before).toBe(1);
   });
 });

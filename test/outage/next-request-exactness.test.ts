@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { Response } from 'supertest';
 import { request } from '../support/contract-request';
@@ -175,4 +176,42 @@ describeIfPostgres('an instance cut off from its database refuses rather than an
       await new Promise((resolve) => setTimeout(resolve, 100)); // the pool reconnecting, not time passing for a rule
     }
   });
+});
+
+describeIfPostgres('an instance whose listening connection is lost still answers exactly', (url) => {
+  const listenerName = `exactness-listener-${randomUUID()}`;
+  let instance: DatabaseApp;
+  let op: Awaited<ReturnType<typeof operatorSession>>;
+
+  beforeAll(async () => {
+    [instance, op] = await Promise.all([databaseApp({ postgres: url }, { listenerName }), operatorSession(url)]);
+  }, 60_000);
+  afterAll(async () => {
+    await op?.end();
+    await instance?.close();
+  });
+
+  const listening = async (): Promise<boolean> => {
+    const { rows } = await op.sql('select 1 from pg_stat_activity where application_name = $1', [listenerName]) as { rows: unknown[] };
+    return rows.length > 0;
+  };
+
+  // ASVS 5.0 V7.4.1: the freshness check reads the head on the listening connection; with that
+  // connection gone (and while it comes back) the next request is still refused, from the pool's read.
+  it('a key revoked in SQL right after the connection is cut, and again once it is back, is refused on the next request', async () => {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const cut = await heldEverywhere(instance.app, [instance.app]);
+      await op.sql('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [listenerName]);
+      await op.sql('update api_keys set revoked = true where id = $1', [cut.keyId]);
+      expectError(await request(instance.app).get(`${AUTH}/me`).set('x-api-key', cut.key), 401, 'Invalid API key');
+
+      for (let attempt = 0; !(await listening()); attempt += 1) {
+        if (attempt > 100) throw new Error('the listener did not reconnect');
+        await new Promise((resolve) => setTimeout(resolve, 50)); // the listener's retry, not time passing for a rule
+      }
+      const back = await heldEverywhere(instance.app, [instance.app]);
+      await op.sql('update api_keys set revoked = true where id = $1', [back.keyId]);
+      expectError(await request(instance.app).get(`${AUTH}/me`).set('x-api-key', back.key), 401, 'Invalid API key');
+    }
+  }, TEST_TIMEOUT_MS);
 });

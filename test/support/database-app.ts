@@ -61,6 +61,8 @@ export interface DatabaseAppOptions {
   readonly passwordPolicy?: PasswordPolicyName;
   /** Where e-mailed links point (PUBLIC_URL); unset, the development default. */
   readonly publicUrl?: string;
+  /** How the instance's listening connection shows in pg_stat_activity, for a test that cuts it alone. */
+  readonly listenerName?: string;
 }
 
 function followed(opened: OpenedStorage, options: DatabaseAppOptions): OpenedStorage {
@@ -88,7 +90,7 @@ export async function databaseApp(
       rateLimits: { ...GENEROUS_LIMITS, introspect: 100_000 },
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     }),
-    { onError: () => undefined, onBackgroundError: () => undefined, changeHeartbeatMs: options.changeHeartbeatMs, listenerTiming: { retryMs: 100, heartbeatMs: 1_000 } },
+    { onError: () => undefined, onBackgroundError: () => undefined, changeHeartbeatMs: options.changeHeartbeatMs, listenerTiming: { retryMs: 100, heartbeatMs: 1_000, applicationName: options.listenerName } },
   );
   const owner = ownerPool?.db ?? ownerView(opened.db!);
   return {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestOrigin } from '../../application/audit/audit-trail';
 import type { Principal } from '../../domain/principal';
-import type { ServiceCaller } from '../../domain/service-key';
+import type { AdmittedService } from '../../application/authentication/authenticate-service';
 
 /** What logs and metrics call a request that matched no route: one label, however many paths are tried. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -21,7 +21,7 @@ export interface RequestContext {
   /** Set by the protected group's authentication. */
   principal: Principal | undefined;
   /** Set by the service group's guard (introspection, the change stream). */
-  serviceCaller: ServiceCaller | undefined;
+  serviceCaller: AdmittedService | undefined;
 }
 
 const CONTEXT = Symbol('portcullis request context');

@@ -1,3 +1,4 @@
+import type { ChangePosition } from '../../domain/change-position';
 import { InvalidServiceKey } from '../../domain/errors';
 import { isWellFormedServiceKey, type ServiceCaller } from '../../domain/service-key';
 import type { Clock } from '../ports/clock';
@@ -18,6 +19,15 @@ export interface AuthenticateServiceDeps {
    * change log ends the trust at once (`changes`); this bounds it should the instance not hear one.
    */
   readonly trustForMs: number;
+}
+
+/**
+ * A calling service admitted for one request, with the change position its check confirmed fresh
+ * (Freshness): the confirmation began after the request arrived, so the request's own credential
+ * check (introspection) may rely on it rather than wait for another round.
+ */
+export interface AdmittedService extends ServiceCaller {
+  readonly confirmedPosition: ChangePosition;
 }
 
 /** Bounded: a handful of services call; the bound only stops a misuse from growing memory. */
@@ -52,23 +62,24 @@ export class AuthenticateService implements CredentialChangeWatcher {
     return hit !== undefined && hit.until > this.deps.clock.now().getTime();
   }
 
-  async execute(rawKey: string | undefined): Promise<ServiceCaller> {
+  async execute(rawKey: string | undefined): Promise<AdmittedService> {
     if (rawKey === undefined || !isWellFormedServiceKey(rawKey)) throw new InvalidServiceKey();
     const { serviceKeys, secrets, clock, trustForMs, freshness } = this.deps;
-    await freshness.confirm(); // a revocation it applies is forgotten below (`changes`)
+    const confirmedPosition = await freshness.confirm(); // a revocation it applies is forgotten below (`changes`)
     const hash = secrets.sha256Hex(rawKey);
     const now = clock.now().getTime();
     const hit = this.remembered.get(hash);
-    if (hit && hit.until > now) return hit.caller;
+    if (hit && hit.until > now) return { ...hit.caller, confirmedPosition };
     this.remembered.delete(hash);
     const generation = this.generation;
     const key = await serviceKeys.findActiveByHash(hash);
     if (!key) throw new InvalidServiceKey();
     const caller: ServiceCaller = { serviceKeyId: key.id, name: key.name, scope: key.scope };
-    if (generation !== this.generation) return caller;
-    if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
-    this.remembered.set(hash, { caller, until: now + trustForMs });
-    return caller;
+    if (generation === this.generation) {
+      if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
+      this.remembered.set(hash, { caller, until: now + trustForMs });
+    }
+    return { ...caller, confirmedPosition };
   }
 
   changes(batch: readonly LoggedChange[]): void {

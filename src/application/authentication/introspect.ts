@@ -63,9 +63,14 @@ function isRefusal(error: unknown): boolean {
 export class Introspect {
   constructor(private readonly deps: IntrospectDeps) {}
 
-  async execute(request: IntrospectionRequest, caller: ServiceCaller, minPosition = 0): Promise<Introspection> {
+  /**
+   * `confirmedPosition`: what the caller's own admission confirmed fresh for this request
+   * (AuthenticateService), so the request waits for one freshness round, not two; unset, one is
+   * confirmed here.
+   */
+  async execute(request: IntrospectionRequest, caller: ServiceCaller, minPosition = 0, confirmedPosition?: ChangePosition): Promise<Introspection> {
     const { authenticate, positions, freshness } = this.deps;
-    const confirmed = await freshness.confirm();
+    const confirmed = confirmedPosition ?? await freshness.confirm();
     const position = minPosition > confirmed ? await positions.reach(minPosition) : confirmed;
     const inactive: Introspection = { active: false, position };
     const credentials = request.apiKey !== undefined

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { RequestOrigin } from '../../../application/audit/audit-trail';
 import type { Principal } from '../../../domain/principal';
 import type { Role } from '../../../domain/role';
-import type { ServiceCaller } from '../../../domain/service-key';
+import type { AdmittedService } from '../../../application/authentication/authenticate-service';
 
 /**
  * Who may call a route, and so what runs before its handler (app.ts puts the groups in order):
@@ -46,7 +46,7 @@ export interface RouteRequest<Body = undefined, Query = undefined> {
   /** The authenticated caller; only a `protected` route has one (asking elsewhere is a wiring bug: a 500). */
   readonly principal: Principal;
   /** The verifying service; only a `service` route has one. */
-  readonly serviceCaller: ServiceCaller;
+  readonly serviceCaller: AdmittedService;
 }
 
 /**

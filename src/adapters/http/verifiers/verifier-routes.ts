@@ -58,7 +58,7 @@ export function verifierRoutes(useCases: UseCases, options: VerifierRouteOptions
           throw new HttpError(400, message, [{ field: 'token', message }, { field: 'api_key', message }]);
         }
         const credential = body.token !== undefined ? { token: body.token } : { apiKey: body.api_key! };
-        const result = await useCases.introspect.execute(credential, serviceCaller, body.min_position ?? 0);
+        const result = await useCases.introspect.execute(credential, serviceCaller, body.min_position ?? 0, serviceCaller.confirmedPosition);
         return json(200, introspectionJson(result), NO_STORE);
       },
       answered: metrics ? (status, answer) => metrics.introspections.inc({ result: introspectionResult(status, activeOf(answer)) }) : undefined,

@@ -1,5 +1,7 @@
 import { Client } from 'pg';
+import { roleOption } from '../driver/role-option';
 import { CREDENTIAL_CHANGES_CHANNEL } from './credential-announcements';
+import { READ_CHANGE_HEAD_ROW } from '../migrations/0017-change-head-readable';
 
 export interface CredentialChangeEvents {
   /** A transaction that changed credentials committed (another instance's, an operator's, or this one's): the change log has grown. */
@@ -20,6 +22,15 @@ export interface ListenerTiming {
   readonly applicationName?: string;
 }
 
+export interface ListenerConnection {
+  readonly connectionString: string;
+  /**
+   * The role the connection takes at start-up (the pool's, so its one statement, the head read, runs
+   * with the app role's grants and nothing more); unset, it acts as the login.
+   */
+  readonly role?: string;
+}
+
 /**
  * Whatever the payload (empty from the triggers; an operator's or an older version's text), a
  * notification only says "read the log": nothing on the channel is trusted or needed.
@@ -32,7 +43,19 @@ export function deliver(events: CredentialChangeEvents, _payload: string): void 
 export interface ChangeListener {
   start(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The change log's head, read on the listener's own connection; undefined while it is not
+   * listening (the caller reads it some other way). Absent where the listener has no connection of
+   * its own (PGlite).
+   */
+  readHead?(): Promise<number> | undefined;
 }
+
+/**
+ * A named prepared statement: parsed and planned once per connection, then only bound and run, and
+ * built by no query builder. The row arrives as an array (int8 as a string), the cheapest shape pg gives.
+ */
+const HEAD_QUERY = { name: 'portcullis_change_head', text: READ_CHANGE_HEAD_ROW, rowMode: 'array' } as const;
 
 const DEFAULT_TIMING: ListenerTiming = { retryMs: 1_000, heartbeatMs: 5_000 };
 const APPLICATION_NAME = 'portcullis-credential-listener';
@@ -40,8 +63,12 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
  * LISTENs for committed credential changes on a dedicated connection: a pooled one would be handed
- * to other work and LISTEN would end with its session. The connection is the login user's; LISTEN
- * needs no privilege on any table. It reconnects on its own until closed.
+ * to other work and LISTEN would end with its session. LISTEN needs no privilege on any table. It
+ * reconnects on its own until closed.
+ *
+ * The same connection answers the freshness check's head reads (readHead): it is already open and
+ * idle between notifications, so a round costs no pool checkout, and a round that runs while the
+ * connection is down is never answered from it.
  */
 export class CredentialChangeListener implements ChangeListener {
   private client: Client | null = null;
@@ -49,15 +76,24 @@ export class CredentialChangeListener implements ChangeListener {
   private retry: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
 
+  private readonly connection: ListenerConnection;
+
   constructor(
-    private readonly connectionString: string,
+    connection: string | ListenerConnection,
     private readonly events: CredentialChangeEvents,
     private readonly timing: ListenerTiming = DEFAULT_TIMING,
-  ) {}
+  ) {
+    this.connection = typeof connection === 'string' ? { connectionString: connection } : connection;
+  }
 
   /** Resolves once listening; rejects if the first connection fails (the service should not start). */
   async start(): Promise<void> {
     await this.connect();
+  }
+
+  /** Only while listening: a connection that is being replaced may have missed commits. */
+  readHead(): Promise<number> | undefined {
+    return this.client?.query<[string]>(HEAD_QUERY).then(({ rows }) => Number(rows[0]?.[0] ?? 0));
   }
 
   async close(): Promise<void> {
@@ -70,8 +106,10 @@ export class CredentialChangeListener implements ChangeListener {
   }
 
   private async connect(): Promise<void> {
+    const { connectionString, role } = this.connection;
     const client = new Client({
-      connectionString: this.connectionString,
+      connectionString,
+      ...(role === undefined ? {} : { options: roleOption(role) }),
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       query_timeout: this.timing.heartbeatMs,
       keepAlive: true,

@@ -15,6 +15,7 @@ import * as emailTokensAndOutbox from './0013-email-tokens-and-outbox';
 import * as sessions from './0014-sessions';
 import * as credentialChangeHead from './0015-credential-change-head';
 import * as signingKeyRecords from './0016-signing-key-records';
+import * as changeHeadReadable from './0017-change-head-readable';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -37,6 +38,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0014-sessions': sessions,
   '0015-credential-change-head': credentialChangeHead,
   '0016-signing-key-records': signingKeyRecords,
+  '0017-change-head-readable': changeHeadReadable,
 };
 
 export const migrationProvider: MigrationProvider = {
