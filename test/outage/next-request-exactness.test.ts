@@ -5,7 +5,7 @@ import type { Response } from 'supertest';
 import { request } from '../support/contract-request';
 import { databaseApp, type DatabaseApp } from '../support/database-app';
 import { expectAuthenticationUnavailable } from '../support/http-app';
-import { AUTH, bearer, createApiKey, expectError, joinWithRole, signupOwner, type Account } from '../support/http-fixtures';
+import { AUTH, bearer, createApiKey, expectError, joinWithRole, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
 import { describeIfPostgres } from '../support/postgres';
 import { postgresTarget, TcpProxy, throughPort } from '../support/tcp-proxy';
 
@@ -46,8 +46,8 @@ async function heldEverywhere(writer: RequestListener, readers: readonly Request
 }
 
 /**
- * ASVS 5.0 V7.4.1 and V7.4.2: a revoked key, a removed member and a changed role are refused on the
- * very next request, on an instance other than the writer's, whoever wrote the change. No test here
+ * ASVS 5.0 V7.4.1 and V7.4.2: a revoked key, a removed member, a changed role, an ended session and a
+ * changed password are refused on the very next request, on an instance other than the writer's, whoever wrote the change. No test here
  * waits for the follower or for a notification: the request is sent as soon as the commit returns.
  */
 describeIfPostgres('every committed change is in force on the very next request, on every instance', (url) => {
@@ -118,6 +118,24 @@ describeIfPostgres('every committed change is in force on the very next request,
       const demoted = await heldEverywhere(writer.app, readers);
       await request(writer.app).patch(`${AUTH}/members/${demoted.admin.userId}`).set(bearer(demoted.owner)).send({ role: 'viewer' }).expect(200);
       for (const app of readers) expect((await me(app, { 'x-api-key': demoted.key })).body.role).toBe('viewer');
+    }
+  }, TEST_TIMEOUT_MS);
+
+  it('a session ended (by logout through another instance, or in SQL) and a password changed are in force on the next request', async () => {
+    const sessionOf = (account: Account): string => JSON.parse(Buffer.from(account.token.split('.')[1]!, 'base64url').toString('utf8')).sid;
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const loggedOut = await heldEverywhere(writer.app, readers);
+      await request(writer.app).post(`${AUTH}/logout`).set(bearer(loggedOut.admin)).expect(204);
+      for (const app of readers) expectError(await me(app, bearer(loggedOut.admin)), 401, 'Invalid or expired token');
+
+      const ended = await heldEverywhere(writer.app, readers);
+      await op.sql(`update sessions set ended_at = now(), end_reason = 'admin' where id = $1`, [sessionOf(ended.admin)]);
+      for (const app of readers) expectError(await me(app, bearer(ended.admin)), 401, 'Invalid or expired token');
+
+      const changed = await heldEverywhere(writer.app, readers);
+      await request(writer.app).post(`${AUTH}/password`).set(bearer(changed.admin))
+        .send({ current_password: PASSWORD, new_password: `${PASSWORD} renewed` }).expect(200);
+      for (const app of readers) expectError(await me(app, bearer(changed.admin)), 401, 'Invalid or expired token');
     }
   }, TEST_TIMEOUT_MS);
 
