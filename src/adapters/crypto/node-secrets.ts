@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Secrets } from '../../application/ports/secrets';
 
 export class NodeSecrets implements Secrets {
@@ -6,7 +6,8 @@ export class NodeSecrets implements Secrets {
     return randomBytes(byteCount).toString('hex');
   }
 
+  /** One-shot: an API key is hashed on every request it authenticates, and `hash` skips createHash's Hash object. */
   sha256Hex(value: string): string {
-    return createHash('sha256').update(value, 'utf8').digest('hex');
+    return hash('sha256', value, 'hex');
   }
 }
