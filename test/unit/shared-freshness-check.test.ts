@@ -64,7 +64,7 @@ describe('the shared freshness check', () => {
     expect(head.reads).toBe(1);
   });
 
-  it('a request that asks while a check is running waits for the next one, which starts when the first ends', async () => {
+  it('a request that asks while a check is running waits for the next one, which starts at the end of the turn the first ends in', async () => {
     const { head, check } = setUp();
     const early = check.confirm();
     await nextTurn();
@@ -76,9 +76,15 @@ describe('the shared freshness check', () => {
     head.answer(0, 0);
     await expect(early).resolves.toBe(0);
     expect(await settled(late[0]!)).toBe(false); // the running check may have read the head before they arrived
+    // Asked in the turn the first check ended in, after its answer: it joins the queued check
+    // rather than waiting for one of its own.
+    const sameTurn = check.confirm();
+    expect(head.reads).toBe(1);
+    await nextTurn();
     expect(head.reads).toBe(2);
     head.answer(1, 0);
-    await expect(Promise.all(late)).resolves.toEqual([0, 0]);
+    await expect(Promise.all([...late, sameTurn])).resolves.toEqual([0, 0, 0]);
+    expect(head.reads).toBe(2);
   });
 
   it('many turns of requests during one check make one queued check, not one each', async () => {
@@ -91,6 +97,7 @@ describe('the shared freshness check', () => {
       await nextTurn();
     }
     head.answer(0, 0);
+    await nextTurn();
     await nextTurn();
     expect(head.reads).toBe(2);
     head.answer(1, 0);

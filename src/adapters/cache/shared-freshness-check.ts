@@ -29,8 +29,8 @@ interface Round {
  * A check must start after the request arrived, or it could miss a commit the request's sender
  * already saw. So checks are shared, not cached: every request that asks in the same turn of the
  * event loop joins the next check, which starts at the end of that turn; one check runs at a time,
- * and requests that ask while it runs join the one queued behind it, which starts as soon as it
- * ends. At most one check in flight and one queued, however many requests wait: the cost is one
+ * and requests that ask while it runs join the one queued behind it, which starts at the end of the
+ * turn it ends in. At most one check in flight and one queued, however many requests wait: the cost is one
  * statement per round, not per request.
  *
  * Each round gives up after `timeoutMs` from its first request: its requests are refused with
@@ -92,7 +92,10 @@ export class SharedFreshnessCheck implements Freshness {
       },
     ).finally(() => {
       this.inFlight = false;
-      this.startQueued(); // its requests all arrived before this check ended
+      // Its requests all arrived before this check ended. It starts at the end of this turn, not
+      // now: requests read in the rest of this turn (often in the same poll as this answer) join it
+      // instead of waiting for a round of their own.
+      if (this.queued) setImmediate(() => this.startQueued());
     });
   }
 
