@@ -16,7 +16,7 @@ import { ScryptPasswordHasher } from '../../src/adapters/crypto/scrypt-password-
 import { DEVELOPMENT_TENANT_WALL_KEY } from '../../src/adapters/persistence/kysely/driver/tenant-walls';
 import { assemble } from '../../src/bootstrap/assemble';
 import { loadConfig } from '../../src/bootstrap/config';
-import { createLogger } from '../../src/bootstrap/logger';
+import { createLogger, LOG_OUTPUT } from '../../src/bootstrap/logger';
 import { announceReady, describeLaunch, memoryBreakdown, serveBenchChannel } from './child-channel';
 import { BENCH_JWT_SECRET } from './protocol';
 
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
 
   const hasher = new SchemeRecordingHasher();
   let serverErrors = 0;
-  const { logger } = createLogger(config, pino.destination({ dest: '/dev/null', sync: false }));
+  const { logger } = createLogger(config, pino.destination({ dest: '/dev/null', ...LOG_OUTPUT }));
   const service = await assemble(config, {
     hasher,
     logger,

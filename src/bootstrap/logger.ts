@@ -54,9 +54,18 @@ function prettyAvailable(): boolean {
 }
 
 /**
- * JSON lines on stdout, one object per event, redacted (REDACT_PATHS), at LOG_LEVEL. Written
- * asynchronously (sync: false): a line is appended to a buffer and written in batches while the
- * previous write is in progress, so a busy event loop never waits on stdout. Only with
+ * How lines leave for stdout: asynchronously (a busy event loop never waits on stdout), and in
+ * batches: a write starts once 4 KB are waiting, or at the latest every 100 ms. Each write is
+ * handed to libuv's thread pool and back, which under load made a write per request line a large
+ * share of a request's CPU (docs/benchmarks.md, "Request logs written in batches"); batched, a
+ * write carries about ten lines. `scripts/bench/service-server.ts` writes its lines the same way,
+ * so the benchmarks count this cost as production pays it.
+ */
+export const LOG_OUTPUT = { sync: false, minLength: 4096, periodicFlush: 100 } as const;
+
+/**
+ * JSON lines on stdout, one object per event, redacted (REDACT_PATHS), at LOG_LEVEL, written as
+ * LOG_OUTPUT says: a line reaches stdout within 100 ms, and a crash can lose that much. Only with
  * NODE_ENV=development, and only when pino-pretty is installed, lines are pretty-printed instead
  * (in a worker thread, by pino's transport).
  *
@@ -72,7 +81,7 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'nodeEnv'>, desti
     const logger = pino({ ...options, transport: { target: PRETTY_MODULE, options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } } });
     return { logger, flush: () => settled((done) => logger.flush(done)) };
   }
-  const stdout = pino.destination({ dest: 1, sync: false });
+  const stdout = pino.destination({ dest: 1, ...LOG_OUTPUT });
   const logger = pino(options, stdout);
   // Ending the stream, not flushSync: flushSync writes the buffer at once, overtaking a write still
   // in progress on libuv's pool, so the last lines (a closed resource, "shutdown complete") could
