@@ -72,7 +72,7 @@ export class SimpleWebAuthnCeremonies implements WebAuthnCeremonies {
     let client: unknown;
     try {
       client = JSON.parse(Buffer.from(inner['clientDataJSON'], 'base64url').toString('utf8'));
-    } catch (e) { console.log('DEBUGV', e);
+    } catch {
       return null;
     }
     if (!isRecord(client) || typeof client['challenge'] !== 'string' || !BASE64URL.test(client['challenge'])) return null;
