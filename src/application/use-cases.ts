@@ -31,6 +31,10 @@ import type { EndSession } from './sessions/end-session';
 import type { ListSessions } from './sessions/list-sessions';
 import type { Logout } from './sessions/logout';
 import type { Reauthenticate } from './sessions/reauthenticate';
+import type { RegisterPasskey } from './passkeys/register-passkey';
+import type { ManagePasskeys } from './passkeys/manage-passkeys';
+import type { PasskeySignIn } from './passkeys/passkey-sign-in';
+import type { PasskeyFactor } from './mfa/passkey-factor';
 
 /** Everything the driving adapters (HTTP) may call: built by the composition root. */
 export interface UseCases {
@@ -61,6 +65,11 @@ export interface UseCases {
   readonly logout: Logout;
   readonly endMemberSessions: EndMemberSessions;
   readonly reauthenticate: Reauthenticate;
+  readonly registerPasskey: RegisterPasskey;
+  readonly managePasskeys: ManagePasskeys;
+  readonly passkeySignIn: PasskeySignIn;
+  /** Not a route of its own yet: the passkey second factor, and the options for it (login/mfa/passkey/options). */
+  readonly passkeyFactor: PasskeyFactor;
   /** Not a request of its own: what a route declared `recentAuth` runs before its handler. */
   readonly requireRecentAuthentication: RequireRecentAuthentication;
   readonly listAuditEvents: ListAuditEvents;

@@ -48,6 +48,7 @@ import { mailSendLimitsOf } from './mail-send-limits';
 import { MailDelivery } from '../application/mail/mail-delivery';
 import { renderStoredMail } from '../application/mail/render-mail';
 import { DEFAULT_DEVELOPMENT_PUBLIC_URL } from './config';
+import { relyingPartyOf, SimpleWebAuthnCeremonies } from '../adapters/webauthn/simple-webauthn-ceremonies';
 import { createMetrics } from './metrics';
 import { composeModules, moduleMigrationsOf } from './modules/compose-modules';
 import { identityModule } from './modules/identity-module';
@@ -210,6 +211,8 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       mailEnabled: mailer !== undefined,
       onBackgroundError: failed('background work'),
       commonPasswords: parts.commonPasswords ?? new PackagedCommonPasswords(),
+      // The relying party is where people reach the service: credentials are bound to its host and origin.
+      webauthn: new SimpleWebAuthnCeremonies(relyingPartyOf(config.publicUrl ?? DEFAULT_DEVELOPMENT_PUBLIC_URL)),
     }, {
       inviteTtlSeconds: config.inviteTtlSeconds,
       inviteRequireEmailMatch: config.inviteRequireEmailMatch,

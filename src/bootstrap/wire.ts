@@ -52,6 +52,11 @@ import { ListSessions } from '../application/sessions/list-sessions';
 import { Logout } from '../application/sessions/logout';
 import { Reauthenticate } from '../application/sessions/reauthenticate';
 import { SessionBook } from '../application/sessions/session-book';
+import { RegisterPasskey } from '../application/passkeys/register-passkey';
+import { ManagePasskeys } from '../application/passkeys/manage-passkeys';
+import { PasskeySignIn } from '../application/passkeys/passkey-sign-in';
+import { PasskeyFactor } from '../application/mfa/passkey-factor';
+import type { WebAuthnCeremonies } from '../application/ports/webauthn';
 import type { ModuleAuditAction } from '../domain/audit-event';
 import type { PasswordPolicyName } from '../domain/password-policy';
 import type { Storage } from '../adapters/persistence/storage';
@@ -87,6 +92,8 @@ export interface Services {
   readonly onBackgroundError: (error: unknown) => void;
   /** The list the strict password policy refuses from; never read under the default policy. */
   readonly commonPasswords: CommonPasswords;
+  /** The WebAuthn ceremonies for the relying party PUBLIC_URL names. */
+  readonly webauthn: WebAuthnCeremonies;
 }
 
 export interface Policy {
@@ -151,6 +158,7 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   // A service key revoked or re-scoped is no longer trusted from the moment the change is applied.
   credentialChanges.watch(authenticateService);
   // One check for every way a password is set, so no path applies a weaker rule than another.
+  const passkeyDeps = { repos, unitOfWork, webauthn: services.webauthn, ids, secrets, clock, trail, postbox };
   const passwords = new NewPasswordCheck({ policy: policy.passwordPolicy ?? 'default', commonPasswords: services.commonPasswords });
   return {
     signup: new Signup({
@@ -189,6 +197,10 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     endOtherSessions: new EndOtherSessions({ unitOfWork, book: sessions }),
     logout: new Logout({ unitOfWork, book: sessions }),
     endMemberSessions: new EndMemberSessions({ unitOfWork, book: sessions }),
+    registerPasskey: new RegisterPasskey(passkeyDeps),
+    managePasskeys: new ManagePasskeys(passkeyDeps),
+    passkeySignIn: new PasskeySignIn({ ...passkeyDeps, tokens, sessions }),
+    passkeyFactor: new PasskeyFactor({ repos, webauthn: services.webauthn, ids, clock }),
     reauthenticate: new Reauthenticate({ repos, hasher, secrets, throttle: loginThrottle, clock, reauthWindowSeconds }),
     requireRecentAuthentication: new RequireRecentAuthentication({ credentials, clock, reauthWindowSeconds }),
     getAccount: new GetAccount({ users: repos.users, tenants: repos.tenants }),

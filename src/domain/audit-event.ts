@@ -32,6 +32,9 @@ export const AUDIT_ACTIONS = [
   'signing_key.retired',
   'session.started',
   'session.ended',
+  // A second factor added or removed; details name the method.
+  'mfa.enrolled',
+  'mfa.removed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -225,3 +225,27 @@ export class RecentAuthenticationRequired extends DomainError {
   readonly code = 'RECENT_AUTHENTICATION_REQUIRED';
   constructor() { super('Recent authentication required'); }
 }
+
+/** Any failed passwordless sign-in with a passkey: one answer, so a refusal tells nothing of why. */
+export class InvalidPasskey extends DomainError {
+  readonly code = 'INVALID_PASSKEY';
+  constructor() { super('Invalid passkey'); }
+}
+
+/** A registration response that does not verify against the challenge this member was given. */
+export class InvalidPasskeyRegistration extends DomainError {
+  readonly code = 'INVALID_PASSKEY_REGISTRATION';
+  constructor() { super('Invalid passkey registration'); }
+}
+
+/** The credential is registered already (to this member or another). */
+export class PasskeyAlreadyRegistered extends DomainError {
+  readonly code = 'PASSKEY_ALREADY_REGISTERED';
+  constructor() { super('Passkey already registered'); }
+}
+
+/** The caller has no passkey with that id. */
+export class PasskeyNotFound extends DomainError {
+  readonly code = 'PASSKEY_NOT_FOUND';
+  constructor() { super('Passkey not found'); }
+}

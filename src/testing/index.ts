@@ -14,6 +14,7 @@ export {
 } from './test-portcullis-server';
 export { TestClock, type Duration } from './test-clock';
 export type { RotateSigningKeyOptions, SigningKeyIds } from './rotating-signing-keys';
+export { SoftwareAuthenticator, type AnswerOptions, type SoftwareCredential } from './software-authenticator';
 export { TestMailbox, type LinkPage, type SentMessage } from './test-mailbox';
 export { InsecureFastPasswordHasherForTestsOnly, InsecureHasherInProductionError, namesProduction } from './insecure-fast-password-hasher';
 export {

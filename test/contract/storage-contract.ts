@@ -5,6 +5,7 @@ import { describeConcurrencyCases } from './cases/concurrency-cases';
 import { describeInviteCases } from './cases/invite-cases';
 import { describeConcurrentMailCases, describeMailCases } from './cases/mail-cases';
 import { describeMemberCases } from './cases/member-cases';
+import { describePasskeyCases } from './cases/passkey-cases';
 import { describeSessionCases } from './cases/session-cases';
 import { describeTenantCases } from './cases/tenant-cases';
 import { describeUnitOfWorkCases } from './cases/unit-of-work-cases';
@@ -48,6 +49,7 @@ export function describeStorageContract(
     describeAuditEventCases(get);
     describeMailCases(get);
     describeSessionCases(get);
+    describePasskeyCases(get);
     if (opts.concurrent) {
       describeConcurrencyCases(get);
       describeConcurrentMailCases(get);

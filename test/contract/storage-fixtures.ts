@@ -3,6 +3,7 @@ import type { Storage } from '../../src/adapters/persistence/storage';
 import type { Repositories } from '../../src/application/ports/repositories';
 import type { ApiKey } from '../../src/domain/api-key';
 import type { Invite, InviteSummary } from '../../src/domain/invite';
+import type { Passkey, PasskeyChallenge, PasskeySignInCeremony } from '../../src/domain/passkey';
 import type { Role } from '../../src/domain/role';
 import type { Tenant } from '../../src/domain/tenant';
 import type { User } from '../../src/domain/user';
@@ -92,4 +93,48 @@ export async function addUser(repos: Repositories, tenantId: string, role: Role)
   const user = aUser(tenantId, { role });
   await repos.users.create(user);
   return user;
+}
+
+export function aPasskey(tenantId: string, userId: string, overrides: Partial<Passkey> = {}): Passkey {
+  return {
+    id: randomUUID(),
+    tenantId,
+    userId,
+    credentialId: randomBytes(16).toString('base64url'),
+    publicKey: new Uint8Array(randomBytes(77)),
+    signCount: 0,
+    transports: ['internal', 'hybrid'],
+    backedUp: false,
+    userHandle: randomBytes(32).toString('base64url'),
+    name: 'Work laptop',
+    createdAt: new Date(),
+    lastUsedAt: null,
+    ...overrides,
+  };
+}
+
+export function aPasskeyChallenge(tenantId: string, userId: string, overrides: Partial<PasskeyChallenge> = {}): PasskeyChallenge {
+  const now = new Date();
+  return {
+    id: randomUUID(),
+    tenantId,
+    userId,
+    purpose: 'registration',
+    attemptKey: null,
+    challenge: randomBytes(32).toString('base64url'),
+    createdAt: now,
+    expiresAt: minutesFrom(now, 5),
+    ...overrides,
+  };
+}
+
+export function aSignInCeremony(overrides: Partial<PasskeySignInCeremony> = {}): PasskeySignInCeremony {
+  const now = new Date();
+  return {
+    handleHash: randomBytes(32).toString('hex'),
+    challenge: randomBytes(32).toString('base64url'),
+    createdAt: now,
+    expiresAt: minutesFrom(now, 5),
+    ...overrides,
+  };
 }

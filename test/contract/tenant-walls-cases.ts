@@ -2,6 +2,7 @@ import { LIST_API_KEYS, LIST_MEMBERS } from '../../src/adapters/persistence/kyse
 import { CLAIM_MAIL, FINISH_MAIL, LOOKUP_EMAIL_TOKEN, PRUNE_MAIL } from '../../src/adapters/persistence/kysely/migrations/0013-email-tokens-and-outbox';
 import { aSession } from './cases/session-cases';
 import { LOOKUP_SESSION, RECORD_SESSION_USES } from '../../src/adapters/persistence/kysely/migrations/0014-sessions';
+import { LOOKUP_PASSKEY } from '../../src/adapters/persistence/kysely/migrations/0019-passkeys';
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { auditRow } from '../../src/adapters/persistence/kysely/repositories/audit-event-repository';
@@ -105,6 +106,7 @@ export function describeTenantWallCases(
       const { rows } = await sql<{ table: string; privilege: string }>`
         select t.table_name as table, p.privilege
         from (values ('tenants'), ('users'), ('api_keys'), ('tenant_invites'), ('audit_events'), ('sessions'),
+                     ('passkeys'), ('passkey_challenges'), ('passkey_sign_ins'),
                      ('kysely_migration'), ('kysely_migration_lock')) as t(table_name)
         cross join (values ('SELECT'), ('INSERT'), ('UPDATE'), ('DELETE'), ('TRUNCATE'), ('REFERENCES'), ('TRIGGER')) as p(privilege)
         where has_table_privilege(${APP_ROLE}, 'public.' || t.table_name, p.privilege)
@@ -114,6 +116,9 @@ export function describeTenantWallCases(
       expect(grants).toEqual({
         api_keys: ['INSERT', 'SELECT', 'UPDATE'],
         audit_events: ['INSERT', 'SELECT'],
+        passkey_challenges: ['INSERT', 'SELECT', 'UPDATE'],
+        passkey_sign_ins: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
+        passkeys: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
         sessions: ['INSERT', 'SELECT', 'UPDATE'],
         tenant_invites: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
         tenants: ['INSERT', 'SELECT', 'UPDATE'],
@@ -297,6 +302,7 @@ export function describeTenantWallCases(
       const crossings = [
         LOOKUP_USER_BY_EMAIL, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE, RECORD_API_KEY_USES,
         LIST_PENDING_INVITES, LIST_MEMBERS, LIST_API_KEYS, WALL_TENANT, WALL_KEY_STATE, LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL,
+        LOOKUP_PASSKEY,
       ];
       const { rows } = await sql<{ name: string; definer: boolean; config: string[] | null; public_can: boolean; app_can: boolean }>`
         select p.proname as name, p.prosecdef as definer, p.proconfig as config,
@@ -327,7 +333,7 @@ export function describeTenantWallCases(
       expect(rows.map((row) => row.name)).toEqual([
         'applied_migrations', APPLIED_MODULE_MIGRATIONS, LIST_API_KEYS, LIST_MEMBERS, LIST_PENDING_INVITES, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE,
         LOOKUP_USER_BY_EMAIL, PRUNE_CREDENTIAL_CHANGES, READ_CREDENTIAL_CHANGES, WALL_KEY_STATE, WALL_TENANT, RECORD_API_KEY_USES,
-        LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL, READ_CHANGE_HEAD, LOOKUP_SESSION, RECORD_SESSION_USES,
+        LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL, READ_CHANGE_HEAD, LOOKUP_SESSION, RECORD_SESSION_USES, LOOKUP_PASSKEY,
       ].sort());
     });
 

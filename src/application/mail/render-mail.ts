@@ -6,6 +6,8 @@ import { emailChangedNoticeMail, type EmailChangedNoticeInput } from './template
 import { invitationMail, type InvitationInput } from './templates/invitation';
 import { memberRemovedMail, type MemberRemovedInput } from './templates/member-removed';
 import { newSignInMail, type NewSignInInput } from './templates/new-sign-in';
+import { passkeyAddedMail, type PasskeyAddedInput } from './templates/passkey-added';
+import { passkeyRemovedMail, type PasskeyRemovedInput } from './templates/passkey-removed';
 import { passwordChangedMail, type PasswordChangedInput } from './templates/password-changed';
 import { passwordResetMail, type PasswordResetInput } from './templates/password-reset';
 import { passwordResetDoneMail, type PasswordResetDoneInput } from './templates/password-reset-done';
@@ -30,6 +32,8 @@ export interface MailInputs {
   'role-changed': RoleChangedInput;
   'member-removed': MemberRemovedInput;
   'new-sign-in': NewSignInInput;
+  'passkey-added': PasskeyAddedInput;
+  'passkey-removed': PasskeyRemovedInput;
 }
 
 export type MailKind = keyof MailInputs;
@@ -49,6 +53,8 @@ const TEMPLATES: { readonly [K in MailKind]: (input: MailInputs[K], context: Mai
   'role-changed': roleChangedMail,
   'member-removed': memberRemovedMail,
   'new-sign-in': newSignInMail,
+  'passkey-added': passkeyAddedMail,
+  'passkey-removed': passkeyRemovedMail,
 };
 
 export const MAIL_KINDS = Object.keys(TEMPLATES) as readonly MailKind[];

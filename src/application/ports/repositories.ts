@@ -1,5 +1,6 @@
 import type { ApiKey } from '../../domain/api-key';
 import type { EmailToken, EmailTokenPurpose } from '../../domain/email-token';
+import type { Passkey, PasskeyChallenge, PasskeyChallengePurpose, PasskeySignInCeremony } from '../../domain/passkey';
 import type { ClaimedMail, MailOutcome, OutgoingMail } from '../../domain/outgoing-mail';
 import type { AuditEventRepository } from './audit-events';
 import type { SigningKeyRecordRepository } from './signing-key-records';
@@ -268,6 +269,52 @@ export interface SessionRepository {
   markSeen(uses: readonly SessionUse[]): Promise<void>;
 }
 
+/** A passkey's use, written only while its counter is still the one the assertion was checked against. */
+export interface PasskeyUse {
+  readonly fromSignCount: number;
+  readonly toSignCount: number;
+  readonly backedUp: boolean;
+  readonly at: Date;
+}
+
+/** Members' passkeys (domain/passkey.ts), several per member, each the tenant's and its member's only. */
+export interface PasskeyRepository {
+  /** Inserts a new passkey. Throws PasskeyAlreadyRegistered when its credential id is registered already. */
+  create(passkey: Passkey): Promise<void>;
+  /** The member's passkeys, oldest first; none: an empty list. */
+  listOf(tenantId: string, userId: string): Promise<Passkey[]>;
+  /** Global lookup by credential id (a passwordless sign-in names nobody else); null when unknown or its member removed. */
+  findByCredentialId(credentialId: string): Promise<Passkey | null>;
+  /** Renames the member's passkey; false when they have none with that id. */
+  rename(tenantId: string, userId: string, passkeyId: string, name: string): Promise<boolean>;
+  /** Deletes the member's passkey and returns it; null when they have none with that id. */
+  remove(tenantId: string, userId: string, passkeyId: string): Promise<Passkey | null>;
+  /**
+   * Records a verified use: the counter, the backed-up flag and last_used_at, only while the stored
+   * counter is still `use.fromSignCount`, so of two uses checked against one counter only one is
+   * recorded. False when the passkey is gone or its counter moved meanwhile.
+   */
+  recordUse(tenantId: string, passkeyId: string, use: PasskeyUse): Promise<boolean>;
+}
+
+/**
+ * Ceremony challenges, stored so that the options and the verification may reach different
+ * instances. Each is used once and expires on the service's clock.
+ */
+export interface PasskeyChallengeRepository {
+  /** Stores a member's challenge. Ids are fresh, so a conflict is a storage failure and is thrown as is. */
+  create(challenge: PasskeyChallenge): Promise<void>;
+  /**
+   * Uses the member's challenge once: true only when an unused, unexpired challenge with that value,
+   * purpose and attempt key (null for a registration) was stored for them and this call used it.
+   */
+  consume(tenantId: string, userId: string, purpose: PasskeyChallengePurpose, challenge: string, attemptKey: string | null, now: Date): Promise<boolean>;
+  /** Stores a passwordless sign-in ceremony, and drops ceremonies that expired before its start. */
+  beginSignIn(ceremony: PasskeySignInCeremony): Promise<void>;
+  /** Uses a sign-in ceremony once: its challenge when it was unused and unexpired at `now`; null otherwise. */
+  consumeSignIn(handleHash: string, now: Date): Promise<string | null>;
+}
+
 export interface Repositories {
   readonly tenants: TenantRepository;
   readonly users: UserRepository;
@@ -278,4 +325,6 @@ export interface Repositories {
   readonly outbox: MailOutboxRepository;
   readonly signingKeys: SigningKeyRecordRepository;
   readonly sessions: SessionRepository;
+  readonly passkeys: PasskeyRepository;
+  readonly passkeyChallenges: PasskeyChallengeRepository;
 }

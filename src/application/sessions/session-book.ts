@@ -7,7 +7,7 @@ import type { Repositories } from '../ports/repositories';
 import type { UnitOfWork } from '../ports/unit-of-work';
 
 /** How a session began: the `how` of its `session.started` event. */
-export type SessionStart = 'login' | 'signup' | 'invitation' | 'password_reset' | 'email_change' | 'password_change';
+export type SessionStart = 'login' | 'passkey' | 'signup' | 'invitation' | 'password_reset' | 'email_change' | 'password_change';
 
 export interface SessionBookDeps {
   readonly ids: IdGenerator;

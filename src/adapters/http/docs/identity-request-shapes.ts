@@ -8,6 +8,7 @@ import { InviteBody } from '../body/dto/invite-body';
 import { LoginBody } from '../body/dto/login-body';
 import { ForgotPasswordBody, ResetPasswordBody } from '../body/dto/password-reset-bodies';
 import { ReauthenticateBody } from '../body/dto/reauthenticate-body';
+import { PasskeySignInBody, RegisterPasskeyBody, RenamePasskeyBody } from '../body/dto/passkey-bodies';
 import { SignupBody } from '../body/dto/signup-body';
 import type { RequestShapes } from './request-schemas';
 
@@ -30,6 +31,9 @@ export const IDENTITY_REQUEST_SHAPES: RequestShapes = {
     EmailLinkTokenRequest: EmailLinkTokenBody,
     ChangeEmailRequest: ChangeEmailBody,
     ReauthenticateRequest: ReauthenticateBody,
+    RegisterPasskeyRequest: RegisterPasskeyBody,
+    RenamePasskeyRequest: RenamePasskeyBody,
+    PasskeySignInRequest: PasskeySignInBody,
   },
   queries: {
     listAuditEvents: AuditEventsQuery,

@@ -48,4 +48,8 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   NO_SESSION_TO_END: { status: 400 },
   NO_SESSION_TO_RENEW: { status: 400 },
   RECENT_AUTHENTICATION_REQUIRED: { status: 403 },
+  INVALID_PASSKEY: { status: 401 },
+  INVALID_PASSKEY_REGISTRATION: { status: 400 },
+  PASSKEY_ALREADY_REGISTERED: { status: 409 },
+  PASSKEY_NOT_FOUND: { status: 404 },
 };

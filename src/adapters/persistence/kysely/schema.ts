@@ -17,6 +17,45 @@ export interface DB {
   mail_outbox: MailOutboxTable;
   sessions: SessionsTable;
   signing_keys: SigningKeysTable;
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
+  passkey_sign_ins: PasskeySignInsTable;
+}
+
+/** Members' passkeys (migration 0019); the counter is a bigint, which node-postgres reads as a string. */
+export interface PasskeysTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: string;
+  sign_count: ColumnType<string | number, number, number>;
+  transports: string;
+  backed_up: boolean;
+  user_handle: string;
+  name: string;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+export interface PasskeyChallengesTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  purpose: string;
+  attempt_key: string | null;
+  challenge: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export interface PasskeySignInsTable {
+  handle_hash: string;
+  challenge: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
 }
 
 /** The configured token signing keys by id and state (migration 0016); never a secret. */

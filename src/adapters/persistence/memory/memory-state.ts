@@ -8,6 +8,16 @@ import type { ClaimedMail } from '../../../domain/outgoing-mail';
 import type { Tenant } from '../../../domain/tenant';
 import type { User } from '../../../domain/user';
 import type { UnloggedChange } from './memory-change-log';
+import type { Passkey, PasskeyChallenge, PasskeySignInCeremony } from '../../../domain/passkey';
+
+/** A passkey challenge as stored: when it was used, if it was. */
+export interface StoredPasskeyChallenge extends PasskeyChallenge {
+  readonly usedAt: Date | null;
+}
+
+export interface StoredSignInCeremony extends PasskeySignInCeremony {
+  readonly usedAt: Date | null;
+}
 
 /** A user row as stored: removal keeps the row and marks it, as the SQL table does. */
 export interface StoredUser extends User {
@@ -36,12 +46,16 @@ export interface MemoryState {
   /** Signing key states by key id. */
   readonly signingKeys: Map<string, SigningKeyState>;
   readonly sessions: Map<string, Session>;
+  readonly passkeys: Map<string, Passkey>;
+  readonly passkeyChallenges: Map<string, StoredPasskeyChallenge>;
+  /** Passwordless sign-in ceremonies by the hash of their handle. */
+  readonly passkeySignIns: Map<string, StoredSignInCeremony>;
 }
 
 export function emptyState(): MemoryState {
   return {
     tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map(), auditEvents: new Map(), emailTokens: new Map(), outbox: new Map(),
-    signingKeys: new Map(), sessions: new Map(),
+    signingKeys: new Map(), sessions: new Map(), passkeys: new Map(), passkeyChallenges: new Map(), passkeySignIns: new Map(),
   };
 }
 
@@ -56,6 +70,9 @@ export function snapshot(state: MemoryState): MemoryState {
     outbox: new Map(state.outbox),
     signingKeys: new Map(state.signingKeys),
     sessions: new Map(state.sessions),
+    passkeys: new Map(state.passkeys),
+    passkeyChallenges: new Map(state.passkeyChallenges),
+    passkeySignIns: new Map(state.passkeySignIns),
   };
 }
 

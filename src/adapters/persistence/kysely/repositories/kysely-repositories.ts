@@ -7,6 +7,7 @@ import { KyselyInviteRepository } from './invite-repository';
 import { KyselySigningKeyRecordRepository } from './signing-key-record-repository';
 import { KyselySessionRepository } from './session-repository';
 import { KyselyTenantRepository } from './tenant-repository';
+import { KyselyPasskeyChallengeRepository, KyselyPasskeyRepository } from './passkey-repository';
 import type { TenantScope } from '../driver/tenant-scope';
 import { KyselyUserRepository } from './user-repository';
 
@@ -25,5 +26,7 @@ export function kyselyRepositories(scope: TenantScope): Repositories {
     outbox: new KyselyMailOutboxRepository(scope),
     signingKeys: new KyselySigningKeyRecordRepository(scope),
     sessions: new KyselySessionRepository(scope),
+    passkeys: new KyselyPasskeyRepository(scope),
+    passkeyChallenges: new KyselyPasskeyChallengeRepository(scope),
   };
 }

@@ -1,0 +1,94 @@
+import { InvalidPasskey } from '../../domain/errors';
+import { isWellFormedCeremonyHandle, PASSKEY_CEREMONY_HANDLE_BYTES, type Passkey } from '../../domain/passkey';
+import { type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
+import type { SessionBook } from '../sessions/session-book';
+import type { TokenService } from '../ports/token-service';
+import { ceremonyExpiry, type PasskeyDeps } from './passkey-deps';
+
+export interface PasskeySignInOptions {
+  /** The ceremony's handle: the client sends it back with the assertion. */
+  readonly ceremony: string;
+  readonly options: unknown;
+}
+
+export interface PasskeySignInResult {
+  readonly token: string;
+  readonly expiresIn: string;
+  /**
+   * How the session was authenticated: a passkey whose authenticator verified its user counts as
+   * both factors. Sessions and tokens do not record it yet (see the AMR note in execute).
+   */
+  readonly amr: readonly string[];
+}
+
+export interface PasskeySignInDeps extends PasskeyDeps {
+  readonly tokens: TokenService;
+  readonly sessions: SessionBook;
+}
+
+/**
+ * Passwordless sign-in with a passkey (a discoverable credential, nobody named beforehand). The
+ * options call stores a challenge under the SHA-256 of a random handle, in storage, so the
+ * assertion may reach another instance; the assertion spends the ceremony first, whatever follows,
+ * so a ceremony is answered at most once. Every refusal is the same 401 and a `login.failed` event
+ * naming the reason.
+ */
+export class PasskeySignIn {
+  constructor(private readonly deps: PasskeySignInDeps) {}
+
+  async options(): Promise<PasskeySignInOptions> {
+    const { repos, webauthn, secrets, clock } = this.deps;
+    const ceremony = secrets.randomHex(PASSKEY_CEREMONY_HANDLE_BYTES);
+    const challenge = webauthn.newChallenge();
+    const now = clock.now();
+    await repos.passkeyChallenges.beginSignIn({ handleHash: secrets.sha256Hex(ceremony), challenge, createdAt: now, expiresAt: ceremonyExpiry(now) });
+    return { ceremony, options: await webauthn.authenticationOptions({ challenge, allow: [] }) };
+  }
+
+  async execute(input: { ceremony: unknown; response: unknown }, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<PasskeySignInResult> {
+    const { repos, unitOfWork, webauthn, secrets, clock, trail, tokens, sessions } = this.deps;
+    if (!isWellFormedCeremonyHandle(input.ceremony)) return this.refuse(origin, null, 'invalid_ceremony');
+    const claims = webauthn.claims(input.response);
+    if (!claims) return this.refuse(origin, null, 'malformed_response');
+    const challenge = await repos.passkeyChallenges.consumeSignIn(secrets.sha256Hex(input.ceremony), clock.now());
+    if (challenge === null) return this.refuse(origin, null, 'ceremony_used_or_expired');
+    const passkey = await repos.passkeys.findByCredentialId(claims.credentialId);
+    if (!passkey) return this.refuse(origin, null, 'unknown_credential');
+    if (claims.userHandle !== null && claims.userHandle !== passkey.userHandle) return this.refuse(origin, passkey, 'user_handle_mismatch');
+    const verified = await webauthn.verifyAssertion(input.response, challenge, passkey);
+    if (!verified) return this.refuse(origin, passkey, 'invalid_assertion');
+    const user = await repos.users.findById(passkey.tenantId, passkey.userId);
+    if (!user) return this.refuse(origin, null, 'unknown_credential');
+
+    // AMR: ["passkey", "mfa"] when the authenticator verified its user, else ["passkey"]. Once
+    // sessions record how they were authenticated, pass it to SessionBook.start and the token here.
+    const amr = verified.userVerified ? ['passkey', 'mfa'] : ['passkey'];
+    const now = clock.now();
+    const sessionId = await unitOfWork.run(async (tx) => {
+      // The counter read before the check is the one replaced: a second use checked against it loses.
+      const recorded = await tx.passkeys.recordUse(passkey.tenantId, passkey.id, {
+        fromSignCount: passkey.signCount, toSignCount: verified.newSignCount, backedUp: verified.backedUp, at: now,
+      });
+      if (!recorded) return null;
+      await tx.auditEvents.append(trail.event(origin, {
+        tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'login.succeeded', targetId: user.id,
+        details: { method: 'passkey', passkey_id: passkey.id, user_verified: verified.userVerified },
+      }));
+      return sessions.start(tx, { tenantId: user.tenantId, userId: user.id }, 'passkey', origin);
+    });
+    if (sessionId === null) return this.refuse(origin, passkey, 'counter_moved');
+    const token = tokens.issue({
+      tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion, sessionId,
+    });
+    return { token, expiresIn: tokens.expiresIn, amr };
+  }
+
+  /** A failure for a known credential goes to its tenant's trail; otherwise it is kept without a tenant, as login's are. */
+  private async refuse(origin: RequestOrigin, passkey: Passkey | null, reason: string): Promise<never> {
+    await this.deps.repos.auditEvents.append(this.deps.trail.event(origin, {
+      tenantId: passkey?.tenantId ?? null, actor: { userId: null, method: 'none' }, action: 'login.failed',
+      targetId: passkey?.userId ?? null, details: { reason, method: 'passkey' },
+    }));
+    throw new InvalidPasskey();
+  }
+}
