@@ -5,6 +5,7 @@ import type { MemoryState, StoredUser } from './memory-state';
 import { memoryAuditEvents } from './memory-audit-events';
 import { memoryEmailTokens, memoryOutbox } from './memory-mail';
 import { memorySessions } from './memory-sessions';
+import { memoryRecoveryCodes, memoryTotpFactors } from './memory-second-factors';
 
 /** A unique index the memory backend has to enforce by hand, failing as Postgres would. */
 class UniqueViolation extends Error {
@@ -228,5 +229,7 @@ export function memoryRepositories(state: MemoryState): Repositories {
       },
     },
     sessions: memorySessions(state.sessions),
+    totpFactors: memoryTotpFactors(state.totpFactors),
+    recoveryCodes: memoryRecoveryCodes(state.recoveryCodes),
   };
 }

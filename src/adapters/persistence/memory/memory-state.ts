@@ -4,6 +4,7 @@ import type { EmailToken } from '../../../domain/email-token';
 import type { SigningKeyState } from '../../../domain/signing-key-state';
 import type { Invite } from '../../../domain/invite';
 import type { Session } from '../../../domain/session';
+import type { RecoveryCode, TotpFactor } from '../../../domain/second-factor';
 import type { ClaimedMail } from '../../../domain/outgoing-mail';
 import type { Tenant } from '../../../domain/tenant';
 import type { User } from '../../../domain/user';
@@ -36,12 +37,14 @@ export interface MemoryState {
   /** Signing key states by key id. */
   readonly signingKeys: Map<string, SigningKeyState>;
   readonly sessions: Map<string, Session>;
+  readonly totpFactors: Map<string, TotpFactor>;
+  readonly recoveryCodes: Map<string, RecoveryCode>;
 }
 
 export function emptyState(): MemoryState {
   return {
     tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map(), auditEvents: new Map(), emailTokens: new Map(), outbox: new Map(),
-    signingKeys: new Map(), sessions: new Map(),
+    signingKeys: new Map(), sessions: new Map(), totpFactors: new Map(), recoveryCodes: new Map(),
   };
 }
 
@@ -56,6 +59,8 @@ export function snapshot(state: MemoryState): MemoryState {
     outbox: new Map(state.outbox),
     signingKeys: new Map(state.signingKeys),
     sessions: new Map(state.sessions),
+    totpFactors: new Map(state.totpFactors),
+    recoveryCodes: new Map(state.recoveryCodes),
   };
 }
 

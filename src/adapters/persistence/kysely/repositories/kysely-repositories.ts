@@ -6,6 +6,7 @@ import { KyselyMailOutboxRepository } from './mail-outbox-repository';
 import { KyselyInviteRepository } from './invite-repository';
 import { KyselySigningKeyRecordRepository } from './signing-key-record-repository';
 import { KyselySessionRepository } from './session-repository';
+import { KyselyRecoveryCodeRepository, KyselyTotpFactorRepository } from './second-factor-repositories';
 import { KyselyTenantRepository } from './tenant-repository';
 import type { TenantScope } from '../driver/tenant-scope';
 import { KyselyUserRepository } from './user-repository';
@@ -25,5 +26,7 @@ export function kyselyRepositories(scope: TenantScope): Repositories {
     outbox: new KyselyMailOutboxRepository(scope),
     signingKeys: new KyselySigningKeyRecordRepository(scope),
     sessions: new KyselySessionRepository(scope),
+    totpFactors: new KyselyTotpFactorRepository(scope),
+    recoveryCodes: new KyselyRecoveryCodeRepository(scope),
   };
 }
