@@ -32,6 +32,11 @@ export const AUDIT_ACTIONS = [
   'signing_key.retired',
   'session.started',
   'session.ended',
+  'mfa.enrolled',
+  'mfa.removed',
+  'mfa.recovery_codes_regenerated',
+  'mfa.recovery_code_used',
+  'mfa.failed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -26,6 +26,8 @@ function samples(tenantName = 'Acme Corp'): { readonly [K in MailKind]: MailInpu
     'role-changed': { to, tenantName, oldRole: 'member', newRole: 'admin', changedAt: '2030-01-02T03:04:05.000Z' },
     'member-removed': { to, tenantName, removedAt: '2030-01-02T03:04:05.000Z' },
     'new-sign-in': { to, tenantName, signedInAt: '2030-01-02T03:04:05.000Z', clientAddress: '203.0.113.7', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0' },
+    'second-factor-added': { to, tenantName, factor: 'totp', at: '2030-01-02T03:04:05.000Z' },
+    'second-factor-removed': { to, tenantName, factor: 'all', at: '2030-01-02T03:04:05.000Z', byAdmin: true },
   };
 }
 

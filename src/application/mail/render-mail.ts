@@ -10,6 +10,9 @@ import { passwordChangedMail, type PasswordChangedInput } from './templates/pass
 import { passwordResetMail, type PasswordResetInput } from './templates/password-reset';
 import { passwordResetDoneMail, type PasswordResetDoneInput } from './templates/password-reset-done';
 import { roleChangedMail, type RoleChangedInput } from './templates/role-changed';
+import {
+  secondFactorAddedMail, type SecondFactorAddedInput, secondFactorRemovedMail, type SecondFactorRemovedInput,
+} from './templates/second-factor-changed';
 import { verifyEmailMail, type VerifyEmailInput } from './templates/verify-email';
 
 /**
@@ -30,6 +33,8 @@ export interface MailInputs {
   'role-changed': RoleChangedInput;
   'member-removed': MemberRemovedInput;
   'new-sign-in': NewSignInInput;
+  'second-factor-added': SecondFactorAddedInput;
+  'second-factor-removed': SecondFactorRemovedInput;
 }
 
 export type MailKind = keyof MailInputs;
@@ -49,6 +54,8 @@ const TEMPLATES: { readonly [K in MailKind]: (input: MailInputs[K], context: Mai
   'role-changed': roleChangedMail,
   'member-removed': memberRemovedMail,
   'new-sign-in': newSignInMail,
+  'second-factor-added': secondFactorAddedMail,
+  'second-factor-removed': secondFactorRemovedMail,
 };
 
 export const MAIL_KINDS = Object.keys(TEMPLATES) as readonly MailKind[];

@@ -9,6 +9,7 @@ import { LoginBody } from '../body/dto/login-body';
 import { ForgotPasswordBody, ResetPasswordBody } from '../body/dto/password-reset-bodies';
 import { ReauthenticateBody } from '../body/dto/reauthenticate-body';
 import { SignupBody } from '../body/dto/signup-body';
+import { ConfirmAuthenticatorAppBody, LoginSecondFactorBody } from '../body/dto/second-factor-bodies';
 import type { RequestShapes } from './request-schemas';
 
 /**
@@ -30,6 +31,8 @@ export const IDENTITY_REQUEST_SHAPES: RequestShapes = {
     EmailLinkTokenRequest: EmailLinkTokenBody,
     ChangeEmailRequest: ChangeEmailBody,
     ReauthenticateRequest: ReauthenticateBody,
+    LoginSecondFactorRequest: LoginSecondFactorBody,
+    ConfirmAuthenticatorAppRequest: ConfirmAuthenticatorAppBody,
   },
   queries: {
     listAuditEvents: AuditEventsQuery,

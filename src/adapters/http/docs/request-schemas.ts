@@ -28,7 +28,7 @@ export interface RequestShapes {
   readonly queries: Readonly<Record<string, Dto>>;
 }
 
-type JsonType = 'string' | 'integer' | 'number';
+type JsonType = 'string' | 'integer' | 'number' | 'object';
 
 /** What one field's decorators say, gathered before it is written out in the reference's order. */
 interface FieldRules {
@@ -74,6 +74,7 @@ function addRule(dto: Dto, field: string, rules: FieldRules, metadata: Validatio
   switch (metadata.name) {
     case 'isString': rules.types.add('string'); return;
     case 'isInt': rules.types.add('integer'); return;
+    case 'isObject': rules.types.add('object'); return;
     case 'isEmail': rules.types.add('string'); rules.format = 'email'; return;
     case 'isUuid': rules.types.add('string'); rules.format = 'uuid'; return;
     case 'isIn':

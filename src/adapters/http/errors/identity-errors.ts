@@ -48,4 +48,11 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   NO_SESSION_TO_END: { status: 400 },
   NO_SESSION_TO_RENEW: { status: 400 },
   RECENT_AUTHENTICATION_REQUIRED: { status: 403 },
+  SECOND_FACTOR_REQUIRED: { status: 401 },
+  INVALID_SECOND_FACTOR: { status: 401 },
+  AUTHENTICATOR_APP_ALREADY_ENROLLED: { status: 409 },
+  INVALID_ENROLLMENT_CODE: { status: 400 },
+  AUTHENTICATOR_APP_NOT_ENROLLED: { status: 404 },
+  SECOND_FACTOR_NOT_ENROLLED: { status: 409 },
+  SECOND_FACTORS_NOT_CONFIGURED: { status: 503 },
 };
