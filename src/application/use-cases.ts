@@ -35,11 +35,26 @@ import type { RegisterPasskey } from './passkeys/register-passkey';
 import type { ManagePasskeys } from './passkeys/manage-passkeys';
 import type { PasskeySignIn } from './passkeys/passkey-sign-in';
 import type { PasskeyFactor } from './mfa/passkey-factor';
+import type { CompleteSignIn } from './login/complete-sign-in';
+import type { ConfirmAuthenticatorApp } from './mfa/confirm-authenticator-app';
+import type { EnrollAuthenticatorApp } from './mfa/enroll-authenticator-app';
+import type { GetSecondFactors } from './mfa/get-second-factors';
+import type { RegenerateRecoveryCodes } from './mfa/regenerate-recovery-codes';
+import type { RemoveAuthenticatorApp } from './mfa/remove-authenticator-app';
+import type { RemoveMemberFactors } from './mfa/remove-member-factors';
 
 /** Everything the driving adapters (HTTP) may call: built by the composition root. */
 export interface UseCases {
   readonly signup: Signup;
   readonly login: Login;
+  /** The second step of a sign-in with a second factor (POST /login/mfa). */
+  readonly completeSignIn: CompleteSignIn;
+  readonly enrollAuthenticatorApp: EnrollAuthenticatorApp;
+  readonly confirmAuthenticatorApp: ConfirmAuthenticatorApp;
+  readonly removeAuthenticatorApp: RemoveAuthenticatorApp;
+  readonly regenerateRecoveryCodes: RegenerateRecoveryCodes;
+  readonly getSecondFactors: GetSecondFactors;
+  readonly removeMemberFactors: RemoveMemberFactors;
   readonly authenticate: Authenticate;
   readonly createApiKey: CreateApiKey;
   readonly listApiKeys: ListApiKeys;

@@ -56,6 +56,12 @@ import type { PortcullisModule } from './modules/portcullis-module';
 import { readinessProbe } from './readiness';
 import { closeRedis, openRedis } from './redis';
 import { buildUseCases } from './wire';
+import { createHash } from 'node:crypto';
+import { AesGcmFactorSecrets } from '../adapters/crypto/aes-gcm-factor-secrets';
+import { OtpauthAuthenticatorCodes } from '../adapters/crypto/otpauth-authenticator-codes';
+import type { FactorSecrets } from '../application/ports/factor-secrets';
+import type { LoginFailurePolicy } from '../application/ports/login-throttle';
+import { SecondFactorsNotConfigured } from '../domain/errors';
 
 /** A readiness check that takes longer than this counts as failed. */
 const READINESS_TIMEOUT_MS = 2_000;
@@ -82,6 +88,8 @@ export interface AssemblyParts {
   readonly mailer?: Mailer;
   /** Unset: Redis when REDIS_URL is set, else counted in this process. */
   readonly loginThrottle?: LoginThrottle;
+  /** Wrong second-factor proofs; unset, as loginThrottle with SECOND_FACTOR_FAILURES. */
+  readonly secondFactorThrottle?: LoginThrottle;
   /** Unset: batched writes of last_used_at, flushed when the assembly closes. */
   readonly keyUsage?: ApiKeyUsage;
   /** Unset: batched writes of sessions' last_seen_at, at the key usage's interval, flushed when the assembly closes. */
@@ -213,6 +221,9 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       commonPasswords: parts.commonPasswords ?? new PackagedCommonPasswords(),
       // The relying party is where people reach the service: credentials are bound to its host and origin.
       webauthn: new SimpleWebAuthnCeremonies(relyingPartyOf(config.publicUrl ?? DEFAULT_DEVELOPMENT_PUBLIC_URL)),
+      authenticatorCodes: new OtpauthAuthenticatorCodes(),
+      factorSecrets: factorSecretsOf(config, logger),
+      secondFactorThrottle: parts.secondFactorThrottle ?? loginThrottleOf(config, redis, clock, SECOND_FACTOR_FAILURES, 'second-factor:'),
     }, {
       inviteTtlSeconds: config.inviteTtlSeconds,
       inviteRequireEmailMatch: config.inviteRequireEmailMatch,
@@ -297,8 +308,41 @@ function configuredTokens(signingKeys: JwtKeySet, memory: VerifiedTokenOptions, 
 }
 
 /** Failed logins per account: in Redis when instances share one (REDIS_URL), else in this process. */
-function loginThrottleOf(config: Config, redis: Redis | undefined, clock: Clock): LoginThrottle {
+function loginThrottleOf(
+  config: Config, redis: Redis | undefined, clock: Clock, policy: LoginFailurePolicy = config.loginFailures, prefix = '',
+): LoginThrottle {
   return redis
-    ? new RedisLoginThrottle(redis, { keyPrefix: config.redisKeyPrefix, ...config.loginFailures })
-    : new MemoryLoginThrottle(config.loginFailures, clock);
+    ? new RedisLoginThrottle(redis, { keyPrefix: `${config.redisKeyPrefix}${prefix}`, ...policy })
+    : new MemoryLoginThrottle(policy, clock);
+}
+
+/**
+ * Wrong second-factor proofs (a sign-in's second step, a reset's factor) per member: 5 per client
+ * address and 10 over every address in 15 minutes, so at most 40 an hour per member wherever they
+ * come from (docs/security.md, "Second factors").
+ */
+export const SECOND_FACTOR_FAILURES: LoginFailurePolicy = { limit: 5, accountLimit: 10, windowSeconds: 900 };
+
+/** Refuses every seal and open: an instance with second factors off (production without MFA_ENCRYPTION_KEY). */
+const NO_FACTOR_SECRETS: FactorSecrets = {
+  seal: () => { throw new SecondFactorsNotConfigured(); },
+  open: () => { throw new SecondFactorsNotConfigured(); },
+};
+
+/**
+ * MFA_ENCRYPTION_KEY when set. Unset in production: second factors are off (none can be enrolled,
+ * and a code is answered 503). Unset elsewhere: a key derived from JWT_SECRET, or a random one for
+ * this process when that is unset too (secrets sealed with it do not survive a restart).
+ */
+function factorSecretsOf(config: Config, logger: Logger | undefined): FactorSecrets {
+  if (config.mfaEncryptionKey) return new AesGcmFactorSecrets(config.mfaEncryptionKey);
+  if (config.nodeEnv === 'production') {
+    logger?.warn('MFA_ENCRYPTION_KEY is not set: second factors are off (enrolling and checking a code answer 503)');
+    return NO_FACTOR_SECRETS;
+  }
+  logger?.warn('MFA_ENCRYPTION_KEY is not set: using a development key; set it before enrolling factors you mean to keep');
+  const key = config.jwtSecret
+    ? createHash('sha256').update(`portcullis development mfa key:${config.jwtSecret}`).digest()
+    : randomBytes(32);
+  return new AesGcmFactorSecrets(key);
 }

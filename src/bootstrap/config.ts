@@ -36,6 +36,12 @@ export interface Config {
   readonly tenantWallKey: string;
   /** The key being replaced: a database that holds it is given tenantWallKey too (docs/operations.md). */
   readonly tenantWallKeyPrevious: string | undefined;
+  /**
+   * MFA_ENCRYPTION_KEY: 32 bytes (base64 or hex) sealing authenticator apps' secrets. Unset in
+   * production: second factors are off (enrolling and checking a code answer 503); elsewhere a
+   * development key is derived (assemble.ts).
+   */
+  readonly mfaEncryptionKey: Buffer | undefined;
   /** Rate-limit counters (and other cross-instance state) live here when set; in-process otherwise. */
   readonly redisUrl: string | undefined;
   /** Express's `trust proxy`: a hop count or a list of addresses/subnets; false trusts no proxy. */
@@ -304,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     MAIL_LIMIT_PER_TENANT: positiveInt({ default: 200 }),
     SESSION_IDLE_TIMEOUT_SECONDS: positiveInt({ default: undefined }),
     REAUTH_WINDOW_SECONDS: positiveInt({ default: 600 }),
+    MFA_ENCRYPTION_KEY: str({ default: undefined }),
   }, {
     reporter: ({ errors }) => {
       for (const [name, error] of Object.entries(errors)) {
@@ -369,6 +376,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (cleaned.SESSION_IDLE_TIMEOUT_SECONDS !== undefined && cleaned.SESSION_IDLE_TIMEOUT_SECONDS <= 2 * cleaned.API_KEY_USAGE_FLUSH_SECONDS) {
     problems.push('SESSION_IDLE_TIMEOUT_SECONDS: must be more than twice API_KEY_USAGE_FLUSH_SECONDS (last seen is written at that interval)');
   }
+  const mfaEncryptionKey = cleaned.MFA_ENCRYPTION_KEY ? mfaKeyOf(cleaned.MFA_ENCRYPTION_KEY) : undefined;
+  if (cleaned.MFA_ENCRYPTION_KEY && !mfaEncryptionKey) problems.push('MFA_ENCRYPTION_KEY: must be 32 bytes, as 64 hex digits or base64');
   if (cleaned.REAUTH_WINDOW_SECONDS > TOKEN_LIFETIME_SECONDS) {
     problems.push(`REAUTH_WINDOW_SECONDS: must not exceed a token's lifetime (${TOKEN_LIFETIME_SECONDS})`);
   }
@@ -381,6 +390,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     migrationDatabaseUrl: cleaned.MIGRATION_DATABASE_URL,
     pgliteDir: cleaned.PGLITE_DIR,
     jwtSecret: cleaned.JWT_SECRET,
+    mfaEncryptionKey,
     jwtSecretKeyId: cleaned.JWT_SECRET_KEY_ID || undefined,
     jwtSecretNext: cleaned.JWT_SECRET_NEXT || undefined,
     jwtSecretNextKeyId: cleaned.JWT_SECRET_NEXT_KEY_ID || undefined,
@@ -435,4 +445,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     publicUrl: cleaned.PUBLIC_URL ?? (cleaned.NODE_ENV === 'production' ? undefined : DEFAULT_DEVELOPMENT_PUBLIC_URL),
     sessions: { idleTimeoutSeconds: cleaned.SESSION_IDLE_TIMEOUT_SECONDS, reauthWindowSeconds: cleaned.REAUTH_WINDOW_SECONDS },
   };
+}
+
+/** 32 bytes from 64 hex digits or from base64 (either alphabet); undefined for anything else. */
+export function mfaKeyOf(text: string): Buffer | undefined {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) return undefined;
+  const bytes = Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return bytes.length === 32 ? bytes : undefined;
 }

@@ -58,6 +58,18 @@ import { PasskeySignIn } from '../application/passkeys/passkey-sign-in';
 import { PasskeyFactor } from '../application/mfa/passkey-factor';
 import type { WebAuthnCeremonies } from '../application/ports/webauthn';
 import type { ModuleAuditAction } from '../domain/audit-event';
+import type { AuthenticatorCodes } from '../application/ports/authenticator-codes';
+import type { FactorSecrets } from '../application/ports/factor-secrets';
+import { AuthenticatorAppCheck } from '../application/mfa/authenticator-app-check';
+import { ConfirmAuthenticatorApp } from '../application/mfa/confirm-authenticator-app';
+import { EnrollAuthenticatorApp } from '../application/mfa/enroll-authenticator-app';
+import { GetSecondFactors } from '../application/mfa/get-second-factors';
+import { RecoveryCodes } from '../application/mfa/recovery-codes';
+import { RegenerateRecoveryCodes } from '../application/mfa/regenerate-recovery-codes';
+import { RemoveAuthenticatorApp } from '../application/mfa/remove-authenticator-app';
+import { RemoveMemberFactors } from '../application/mfa/remove-member-factors';
+import { SecondFactors } from '../application/mfa/second-factors';
+import { CompleteSignIn } from '../application/login/complete-sign-in';
 import type { PasswordPolicyName } from '../domain/password-policy';
 import type { Storage } from '../adapters/persistence/storage';
 
@@ -94,6 +106,12 @@ export interface Services {
   readonly commonPasswords: CommonPasswords;
   /** The WebAuthn ceremonies for the relying party PUBLIC_URL names. */
   readonly webauthn: WebAuthnCeremonies;
+  /** Authenticator-app codes (TOTP). */
+  readonly authenticatorCodes: AuthenticatorCodes;
+  /** Seals authenticator apps' secrets at rest (MFA_ENCRYPTION_KEY). */
+  readonly factorSecrets: FactorSecrets;
+  /** Wrong second-factor proofs per member: the login throttle's machinery with SECOND_FACTOR_FAILURES. */
+  readonly secondFactorThrottle: LoginThrottle;
 }
 
 export interface Policy {
@@ -160,6 +178,16 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   // One check for every way a password is set, so no path applies a weaker rule than another.
   const passkeyDeps = { repos, unitOfWork, webauthn: services.webauthn, ids, secrets, clock, trail, postbox };
   const passwords = new NewPasswordCheck({ policy: policy.passwordPolicy ?? 'default', commonPasswords: services.commonPasswords });
+  // Every kind of second factor, one entry each: sign-in, a reset and an admin's removal ask this list.
+  const { authenticatorCodes: codes, factorSecrets, secondFactorThrottle } = services;
+  const recoveryCodes = new RecoveryCodes({ ids, secrets, clock });
+  const factors = new SecondFactors(
+    [new AuthenticatorAppCheck({ codes, factorSecrets, clock }), recoveryCodes],
+    [
+      async (tx, owner) => ((await tx.totpFactors.deleteOf(owner.tenantId, owner.userId)) ? 1 : 0),
+      async (tx, owner) => tx.recoveryCodes.deleteAllOf(owner.tenantId, owner.userId),
+    ],
+  );
   return {
     signup: new Signup({
       repos, unitOfWork, hasher, tokens, ids, secrets, clock, trail, passwords, verification, deviceProofs, sessions,
@@ -167,8 +195,17 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     }),
     login: new Login({
       users: repos.users, hasher, tokens, secrets, throttle: loginThrottle, deviceProofs, dummyHash, auditEvents, trail,
-      unitOfWork, sessions, postbox, clock,
+      unitOfWork, sessions, postbox, clock, secondFactors: factors, repos, emailTokens,
     }),
+    completeSignIn: new CompleteSignIn({
+      repos, unitOfWork, emailTokens, factors, tokens, secrets, throttle: secondFactorThrottle, deviceProofs, sessions, postbox, trail, clock,
+    }),
+    enrollAuthenticatorApp: new EnrollAuthenticatorApp({ unitOfWork, codes, factorSecrets, ids, clock }),
+    confirmAuthenticatorApp: new ConfirmAuthenticatorApp({ unitOfWork, codes, factorSecrets, recoveryCodes, clock, trail, postbox }),
+    removeAuthenticatorApp: new RemoveAuthenticatorApp({ unitOfWork, factors, clock, trail, postbox }),
+    regenerateRecoveryCodes: new RegenerateRecoveryCodes({ unitOfWork, factors, recoveryCodes, trail }),
+    getSecondFactors: new GetSecondFactors({ repos }),
+    removeMemberFactors: new RemoveMemberFactors({ unitOfWork, factors, sessions, clock, trail, postbox }),
     authenticate,
     createApiKey: new CreateApiKey({ unitOfWork, trail, ids, secrets, clock, postbox }),
     listApiKeys: new ListApiKeys({ apiKeys: repos.apiKeys }),
@@ -185,7 +222,9 @@ export async function buildUseCases(storage: Storage, services: Services, policy
       repos, unitOfWork, postbox, emailTokens, trail, resetTtlSeconds: policy.mailTokens.resetTtlSeconds, onError: services.onBackgroundError,
       later: afterRandomDelay,
     }),
-    resetPassword: new ResetPassword({ repos, unitOfWork, hasher, tokens, emailTokens, postbox, clock, trail, passwords, sessions }),
+    resetPassword: new ResetPassword({
+      repos, unitOfWork, hasher, tokens, emailTokens, postbox, clock, trail, passwords, sessions, factors, throttle: secondFactorThrottle, secrets,
+    }),
     verifyEmail: new VerifyEmail({ repos, unitOfWork, emailTokens, clock, trail }),
     resendVerification: new ResendVerification({ unitOfWork, verification }),
     requestEmailChange: new RequestEmailChange({

@@ -35,6 +35,9 @@ export const AUDIT_ACTIONS = [
   // A second factor added or removed; details name the method.
   'mfa.enrolled',
   'mfa.removed',
+  'mfa.recovery_codes_regenerated',
+  'mfa.recovery_code_used',
+  'mfa.failed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

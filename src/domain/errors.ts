@@ -249,3 +249,53 @@ export class PasskeyNotFound extends DomainError {
   readonly code = 'PASSKEY_NOT_FOUND';
   constructor() { super('Passkey not found'); }
 }
+
+/**
+ * The password was right, but the member has a second factor: the sign-in (or the reset) goes on
+ * only with a proof of one. `methods` are the kinds the member has; a sign-in also gets the
+ * mfa_token that names it for the second step. Both are part of the answer's body (`answerFields`).
+ */
+export class SecondFactorRequired extends DomainError {
+  readonly code = 'SECOND_FACTOR_REQUIRED';
+  readonly answerFields: Readonly<Record<string, unknown>>;
+  constructor(methods: readonly string[], mfaToken?: string) {
+    super('Second factor required');
+    this.answerFields = mfaToken === undefined ? { methods: [...methods] } : { mfa_token: mfaToken, methods: [...methods] };
+  }
+}
+
+/** The second step of a sign-in failed: an unknown, used or expired mfa_token, or a wrong, used or missing proof. One answer for all. */
+export class InvalidSecondFactor extends DomainError {
+  readonly code = 'INVALID_SECOND_FACTOR';
+  constructor() { super('Invalid second factor'); }
+}
+
+/** Enrolling an authenticator app while one is confirmed: it is removed first. */
+export class AuthenticatorAppAlreadyEnrolled extends DomainError {
+  readonly code = 'AUTHENTICATOR_APP_ALREADY_ENROLLED';
+  constructor() { super('An authenticator app is already enrolled'); }
+}
+
+/** Confirming with no enrollment pending, or with a code the pending secret does not give. */
+export class InvalidEnrollmentCode extends DomainError {
+  readonly code = 'INVALID_ENROLLMENT_CODE';
+  constructor() { super('Invalid code, or no authenticator app is pending'); }
+}
+
+/** Removing an authenticator app the member does not have. */
+export class AuthenticatorAppNotEnrolled extends DomainError {
+  readonly code = 'AUTHENTICATOR_APP_NOT_ENROLLED';
+  constructor() { super('No authenticator app is enrolled'); }
+}
+
+/** Recovery codes back up a factor: a member with none gets none. */
+export class SecondFactorNotEnrolled extends DomainError {
+  readonly code = 'SECOND_FACTOR_NOT_ENROLLED';
+  constructor() { super('No second factor is enrolled'); }
+}
+
+/** An instance without MFA_ENCRYPTION_KEY (production) can neither seal nor open a factor's secret: it refuses rather than store one in the clear. */
+export class SecondFactorsNotConfigured extends DomainError {
+  readonly code = 'SECOND_FACTORS_NOT_CONFIGURED';
+  constructor() { super('Second factors are not configured'); }
+}

@@ -1,3 +1,5 @@
+import type { Amr } from './second-factor';
+
 /** Who a protected request acts as, once the check of docs/contract.md, "Authentication of protected routes" has passed. */
 export interface Principal {
   readonly tenantId: string;
@@ -6,4 +8,9 @@ export interface Principal {
   readonly method: 'jwt' | 'api_key';
   /** The session the bearer token names (its `sid`); absent for an API key and for a token without one. */
   readonly sessionId?: string | undefined;
+  /**
+   * How the caller authenticated (domain/second-factor.ts): a token's `amr` claim, `["pwd"]` for a
+   * token without one, `["api_key"]` for an API key. Authenticate always sets it.
+   */
+  readonly amr?: readonly Amr[] | undefined;
 }

@@ -1,3 +1,5 @@
+import type { Amr } from './second-factor';
+
 /**
  * A session: one sign-in of one member, which every bearer token issued for it names (the `sid`
  * claim). Ending it ends those tokens on every instance from the next request; the member's other
@@ -18,6 +20,8 @@ export interface Session {
   /** The member who ended it (themselves, or an admin); null while live, or when it ended with no actor (a reset by link). */
   readonly endedBy: string | null;
   readonly endReason: SessionEndReason | null;
+  /** How the member proved who they are when it began (domain/second-factor.ts). */
+  readonly amr: readonly Amr[];
 }
 
 /** How a session ended: each is a `session.ended` event's `reason`. */

@@ -37,7 +37,7 @@ describe('POST /api/v1/auth/introspect', () => {
     expect(res.status).toBe(200);
     expect(typeof sid).toBe('string');
     expect(res.body).toEqual({
-      active: true, position: 0, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp, session_id: sid,
+      active: true, position: 0, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp, session_id: sid, amr: ['pwd'],
     });
     expect(res.headers['cache-control']).toBe('no-store');
   });
@@ -49,7 +49,7 @@ describe('POST /api/v1/auth/introspect', () => {
     const sessionless = jwt.sign({ tenantId: owner.tenantId, userId: owner.userId, email: owner.email, role: 'owner', authVersion }, TEST_JWT_SECRET, { expiresIn: '1h' });
     const res = await introspect({ token: sessionless });
     expect(res.body).toEqual({
-      active: true, position: expect.any(Number), tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp: expect.any(Number),
+      active: true, position: expect.any(Number), tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp: expect.any(Number), amr: ['pwd'],
     });
   });
 
@@ -60,7 +60,7 @@ describe('POST /api/v1/auth/introspect', () => {
     const keys = await request(app).get(`${AUTH}/api-keys`).set(bearer(owner));
     const res = await introspect({ api_key: apiKey });
     expect(res.body).toEqual({
-      active: true, position: 0, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'api_key', key_id: keys.body.api_keys[0].id,
+      active: true, position: 0, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'api_key', key_id: keys.body.api_keys[0].id, amr: ['api_key'],
     });
   });
 

@@ -28,6 +28,8 @@ function samples(tenantName = 'Acme Corp'): { readonly [K in MailKind]: MailInpu
     'new-sign-in': { to, tenantName, signedInAt: '2030-01-02T03:04:05.000Z', clientAddress: '203.0.113.7', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0' },
     'passkey-added': { to, tenantName, passkeyName: 'Work laptop', addedAt: '2030-01-02T03:04:05.000Z' },
     'passkey-removed': { to, tenantName, passkeyName: 'Work laptop', removedAt: '2030-01-02T03:04:05.000Z' },
+    'second-factor-added': { to, tenantName, factor: 'totp', at: '2030-01-02T03:04:05.000Z' },
+    'second-factor-removed': { to, tenantName, factor: 'all', at: '2030-01-02T03:04:05.000Z', byAdmin: true },
   };
 }
 

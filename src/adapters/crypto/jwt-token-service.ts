@@ -3,6 +3,7 @@ import jwt from 'jsonwebtoken';
 import { LRUCache } from 'lru-cache';
 import type { TokenClaims, TokenService } from '../../application/ports/token-service';
 import type { JwtKeySet, JwtSigningKey } from './jwt-signing-keys';
+import { isAmrList } from '../../domain/second-factor';
 
 const ALGORITHM = 'HS256';
 const LIFETIME = '24h';
@@ -72,8 +73,9 @@ function isClaims(payload: unknown): payload is TokenClaims & { exp: number; iat
   // Absent in tokens issued before the claim existed; present, it must be a version we could have issued.
   const version = p.authVersion === undefined || (Number.isSafeInteger(p.authVersion) && (p.authVersion as number) >= 0);
   const session = p.sid === undefined || typeof p.sid === 'string';
+  const amr = p.amr === undefined || isAmrList(p.amr);
   return typeof p.tenantId === 'string' && typeof p.userId === 'string' && typeof p.email === 'string'
-    && typeof p.role === 'string' && typeof p.exp === 'number' && version && session;
+    && typeof p.role === 'string' && typeof p.exp === 'number' && version && session && amr;
 }
 
 interface HeldKey {
@@ -147,9 +149,10 @@ export class JwtTokenService implements TokenService {
   }
 
   issue(claims: TokenClaims): string {
-    const { tenantId, userId, email, role, authVersion, sessionId } = claims;
+    const { tenantId, userId, email, role, authVersion, sessionId, amr } = claims;
     const payload = {
       tenantId, userId, email, role, ...(authVersion === undefined ? {} : { authVersion }), ...(sessionId === undefined ? {} : { sid: sessionId }),
+      ...(amr === undefined ? {} : { amr: [...amr] }),
     };
     return jwt.sign(payload, this.signing.key, { algorithm: ALGORITHM, expiresIn: LIFETIME, keyid: this.signing.id });
   }
@@ -192,9 +195,10 @@ export class JwtTokenService implements TokenService {
       if (!isClaims(payload)) return null; // a signed token without our claims, or without expiry
       // Checked once per token (a cached token is not checked again): never on the hot path.
       if (outlivesOurLifetime(payload, Math.floor(Date.now() / 1000))) return null;
-      const { tenantId, userId, email, role, authVersion, sid, exp } = payload;
+      const { tenantId, userId, email, role, authVersion, sid, amr, exp } = payload;
       const claims: TokenClaims = Object.freeze({
         tenantId, userId, email, role, ...(authVersion === undefined ? {} : { authVersion }), ...(sid === undefined ? {} : { sessionId: sid }),
+        ...(amr === undefined ? {} : { amr: Object.freeze([...amr]) }),
       });
       const entry: VerifiedToken = { claims, exp };
       this.verified.set(digest, entry);

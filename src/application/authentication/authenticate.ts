@@ -11,6 +11,10 @@ import type { SessionState } from '../ports/repositories';
 import type { SessionActivity } from '../ports/session-activity';
 import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
+import { type Amr, PASSWORD_AMR } from '../../domain/second-factor';
+
+/** An API key's amr: a machine credential, not a sign-in. */
+const API_KEY_AMR: readonly Amr[] = Object.freeze(['api_key']);
 
 /** The two credential headers exactly as they arrived; undefined when absent. */
 export interface Credentials {
@@ -69,7 +73,7 @@ export class Authenticate {
     const owner = await credentials.user(key.tenantId, key.userId);
     if (!owner) throw new InvalidApiKey();
     keyUsage.recordUse(key.tenantId, key.keyId, now);
-    return { tenantId: key.tenantId, userId: key.userId, role: owner.role, method: 'api_key' };
+    return { tenantId: key.tenantId, userId: key.userId, role: owner.role, method: 'api_key', amr: API_KEY_AMR };
   }
 
   private async byBearer(token: string, confirmed: boolean): Promise<Principal> {
@@ -79,11 +83,12 @@ export class Authenticate {
     const user = await this.deps.credentials.user(claims.tenantId, claims.userId);
     if (!user || user.authVersion !== (claims.authVersion ?? INITIAL_AUTH_VERSION)) throw new InvalidToken();
     const { sessionId } = claims;
+    const amr = claims.amr ?? PASSWORD_AMR;
     // The claims as given: every role change raises the auth version, so a token this service issued
     // at the member's current version carries the member's current role.
-    if (sessionId === undefined) return { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt' };
+    if (sessionId === undefined) return { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt', amr };
     await this.checkSession(claims.tenantId, claims.userId, sessionId);
-    return { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt', sessionId };
+    return { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt', sessionId, amr };
   }
 
   /** Live, the member's, and not idle (V7.3.1); its use is then recorded. */

@@ -8,6 +8,7 @@ import type { CredentialStates } from '../ports/credential-states';
 import type { Freshness } from '../ports/freshness';
 import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
+import { type Amr, PASSWORD_AMR } from '../../domain/second-factor';
 
 /** One credential, as a verifier received it from its own caller. */
 export type IntrospectionRequest =
@@ -30,6 +31,8 @@ export type Introspection =
     readonly keyId?: string;
     /** For a token of a session (its `sid`): the id the session's end is announced under on the change feed. */
     readonly sessionId?: string;
+    /** How the caller authenticated: the principal's amr. */
+    readonly amr: readonly Amr[];
   };
 
 export interface IntrospectDeps {
@@ -84,17 +87,18 @@ export class Introspect {
       throw error;
     }
     const { tenantId, userId, role, method, sessionId } = principal;
+    const amr = principal.amr ?? PASSWORD_AMR;
     if (!scopeCovers(caller.scope, tenantId)) return inactive;
     if (request.apiKey === undefined) {
       const expiresAt = this.deps.tokens.expiresAt(request.token);
       return sessionId === undefined
-        ? { active: true, position, tenantId, userId, role, method, expiresAt }
-        : { active: true, position, tenantId, userId, role, method, expiresAt, sessionId };
+        ? { active: true, position, tenantId, userId, role, method, expiresAt, amr }
+        : { active: true, position, tenantId, userId, role, method, expiresAt, sessionId, amr };
     }
     // Authenticate has just found (and kept) this key, so this is answered from memory.
     const { credentials: states, secrets } = this.deps;
     const grant = await states.apiKey(apiKeyLookupPrefix(request.apiKey), secrets.sha256Hex(request.apiKey));
     if (!grant) return inactive; // revoked in between: the later answer wins
-    return { active: true, position, tenantId, userId, role, method, expiresAt: grant.expiresAt, keyId: grant.keyId };
+    return { active: true, position, tenantId, userId, role, method, expiresAt: grant.expiresAt, keyId: grant.keyId, amr };
   }
 }

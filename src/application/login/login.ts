@@ -1,5 +1,4 @@
-import { InvalidCredentials, TooManyFailedLogins } from '../../domain/errors';
-import type { AuditEvent } from '../../domain/audit-event';
+import { InvalidCredentials, SecondFactorRequired, TooManyFailedLogins } from '../../domain/errors';
 import { normalizeEmail } from '../../domain/email';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import type { Postbox } from '../mail/postbox';
@@ -9,11 +8,15 @@ import type { DeviceProof, DeviceProofs } from '../ports/device-proofs';
 import type { LoginAttempt, LoginThrottle } from '../ports/login-throttle';
 import type { PasswordHasher } from '../ports/password-hasher';
 import type { Repositories, UserRepository } from '../ports/repositories';
+import type { EmailTokens } from '../mail/email-tokens';
+import type { SecondFactors } from '../mfa/second-factors';
+import { postNewSignInNotice } from './new-sign-in-notice';
 import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
 import type { SessionBook } from '../sessions/session-book';
 import type { User } from '../../domain/user';
+import { PASSWORD_AMR } from '../../domain/second-factor';
 
 export interface LoginInput {
   readonly email: string;
@@ -52,7 +55,15 @@ export interface LoginDeps {
   /** Where the "new sign-in" notice goes. */
   readonly postbox: Postbox;
   readonly clock: Clock;
+  /** Whether the member has a second factor, and which kinds (the answer lists them). */
+  readonly secondFactors: SecondFactors;
+  readonly repos: Repositories;
+  /** The mfa_token's store: a one-use token of purpose `mfa_sign_in`. */
+  readonly emailTokens: EmailTokens;
 }
+
+/** How long the mfa_token between the password and the second factor lives. */
+export const MFA_TOKEN_TTL_SECONDS = 5 * 60;
 
 export class Login {
   constructor(private readonly deps: LoginDeps) {}
@@ -102,33 +113,34 @@ export class Login {
       throw new InvalidCredentials();
     }
     await throttle.recordSuccess(attempt);
+    await this.requireNoSecondFactor(user);
     const succeeded = this.deps.trail.event(origin, {
       tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'login.succeeded', targetId: user.id,
     });
     const sessionId = await this.deps.unitOfWork.run(async (tx) => {
       await tx.auditEvents.append(succeeded);
-      if (device === null) await this.postNotice(tx, user, succeeded, origin);
+      if (device === null) await postNewSignInNotice(this.deps.postbox, this.deps.clock, tx, user, succeeded, origin);
       return this.deps.sessions.start(tx, { tenantId: user.tenantId, userId: user.id }, 'login', origin);
     });
     const token = tokens.issue({
-      tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion, sessionId,
+      tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion, sessionId, amr: PASSWORD_AMR,
     });
     return { token, expiresIn: tokens.expiresIn, deviceProof: this.deps.deviceProofs.issue(accountKey, device ?? undefined) };
   }
 
-  private async postNotice(tx: Repositories, user: User, succeeded: AuditEvent, origin: RequestOrigin): Promise<void> {
-    const tenant = await tx.tenants.findById(user.tenantId);
-    if (!tenant) return;
-    await this.deps.postbox.post(tx, {
-      tenantId: user.tenantId, userId: user.id,
-      mail: {
-        kind: 'new-sign-in',
-        input: {
-          to: user.email, tenantName: tenant.name, signedInAt: this.deps.clock.now().toISOString(),
-          clientAddress: succeeded.clientAddress, userAgent: succeeded.userAgent,
-        },
-      },
-    }, origin);
+  /**
+   * A member with a second factor is not signed in by the password alone: the answer is a refusal
+   * carrying an mfa_token (5 minutes, one use, good for POST /login/mfa only) and the kinds they
+   * have. No session, audit event or notice yet: those come with the full sign-in (CompleteSignIn).
+   */
+  private async requireNoSecondFactor(user: User): Promise<void> {
+    const owner = { tenantId: user.tenantId, userId: user.id };
+    const methods = await this.deps.secondFactors.methodsOf(this.deps.repos, owner);
+    if (methods.length === 0) return;
+    const mfaToken = await this.deps.unitOfWork.run((tx) => this.deps.emailTokens.issue(tx, {
+      ...owner, email: user.email, purpose: 'mfa_sign_in', ttlSeconds: MFA_TOKEN_TTL_SECONDS,
+    }));
+    throw new SecondFactorRequired(methods, mfaToken);
   }
 
   /**

@@ -12,6 +12,9 @@ import { passwordChangedMail, type PasswordChangedInput } from './templates/pass
 import { passwordResetMail, type PasswordResetInput } from './templates/password-reset';
 import { passwordResetDoneMail, type PasswordResetDoneInput } from './templates/password-reset-done';
 import { roleChangedMail, type RoleChangedInput } from './templates/role-changed';
+import {
+  secondFactorAddedMail, type SecondFactorAddedInput, secondFactorRemovedMail, type SecondFactorRemovedInput,
+} from './templates/second-factor-changed';
 import { verifyEmailMail, type VerifyEmailInput } from './templates/verify-email';
 
 /**
@@ -34,6 +37,8 @@ export interface MailInputs {
   'new-sign-in': NewSignInInput;
   'passkey-added': PasskeyAddedInput;
   'passkey-removed': PasskeyRemovedInput;
+  'second-factor-added': SecondFactorAddedInput;
+  'second-factor-removed': SecondFactorRemovedInput;
 }
 
 export type MailKind = keyof MailInputs;
@@ -55,6 +60,8 @@ const TEMPLATES: { readonly [K in MailKind]: (input: MailInputs[K], context: Mai
   'new-sign-in': newSignInMail,
   'passkey-added': passkeyAddedMail,
   'passkey-removed': passkeyRemovedMail,
+  'second-factor-added': secondFactorAddedMail,
+  'second-factor-removed': secondFactorRemovedMail,
 };
 
 export const MAIL_KINDS = Object.keys(TEMPLATES) as readonly MailKind[];

@@ -1,4 +1,9 @@
-import { InvalidResetToken } from '../../domain/errors';
+import { InvalidResetToken, SecondFactorRequired, TooManyFailedLogins } from '../../domain/errors';
+import { PASSWORD_AMR } from '../../domain/second-factor';
+import type { FactorOwner, SecondFactorMethod } from '../mfa/second-factor';
+import { amrAfterPassword, type SecondFactors } from '../mfa/second-factors';
+import type { LoginAttempt, LoginThrottle } from '../ports/login-throttle';
+import type { Secrets } from '../ports/secrets';
 import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import type { EmailTokens } from '../mail/email-tokens';
 import type { Postbox } from '../mail/postbox';
@@ -13,6 +18,8 @@ import type { SessionBook } from '../sessions/session-book';
 export interface ResetPasswordInput {
   readonly token: unknown;
   readonly password: string;
+  /** A member with a second factor proves one here: `totp` (the body's `code`), `recovery_code`, `passkey`. */
+  readonly proofs?: Partial<Record<SecondFactorMethod, unknown>>;
 }
 
 export interface ResetPasswordResult {
@@ -32,6 +39,10 @@ export interface ResetPasswordDeps {
   /** PASSWORD_POLICY's rules for the new password. */
   readonly passwords: NewPasswordCheck;
   readonly sessions: SessionBook;
+  readonly factors: SecondFactors;
+  /** Wrong second-factor proofs per member: the same counts as the sign-in's second step. */
+  readonly throttle: LoginThrottle;
+  readonly secrets: Secrets;
 }
 
 /**
@@ -52,6 +63,9 @@ export class ResetPassword {
     const link = await emailTokens.openLink(repos, input.token, 'password_reset');
     if (!link) throw new InvalidResetToken();
     const { token: found, member: user } = link;
+    const owner = { tenantId: user.tenantId, userId: user.id };
+    const methods = await this.deps.factors.methodsOf(repos, owner);
+    const attempt = methods.length === 0 ? null : await this.admitProof(input, owner, methods, origin);
     const tenant = await repos.tenants.findById(user.tenantId);
     if (!tenant) throw new InvalidResetToken();
     await this.deps.passwords.check(input.password, { email: user.email, tenantName: tenant.name });
@@ -59,6 +73,9 @@ export class ResetPassword {
 
     const changed = await unitOfWork.run(async (tx) => {
       const now = clock.now();
+      // The factor first: a wrong one undoes nothing and leaves the link usable (ASVS V6.4.3).
+      const method = methods.length === 0 ? null : await this.deps.factors.verifyOne(tx, owner, input.proofs ?? {}, found.id);
+      if (methods.length > 0 && method === null) throw new SecondFactorRequired(methods);
       if (!(await tx.emailTokens.consume(found.tenantId, found.id, now))) return null;
       const after = await tx.users.changePassword(user.tenantId, user.id, change);
       // The hash changed since it was read (a rehash at login raced this): undone, the link still works for a retry.
@@ -76,15 +93,31 @@ export class ResetPassword {
         tenantId: user.tenantId, userId: user.id,
         mail: { kind: 'password-reset-done', input: { to: user.email, tenantName: tenant.name, resetAt: now.toISOString() } },
       }, origin);
-      return { user: after, sessionId: await this.deps.sessions.start(tx, member, 'password_reset', origin) };
+      const amr = method === null ? PASSWORD_AMR : amrAfterPassword(method);
+      return { user: after, amr, sessionId: await this.deps.sessions.start(tx, member, 'password_reset', origin, amr) };
     });
     // Used, or voided, since it was read.
     if (!changed) throw new InvalidResetToken();
+    if (attempt) await this.deps.throttle.recordSuccess(attempt);
 
-    const { user: member, sessionId } = changed;
+    const { user: member, sessionId, amr } = changed;
     const token = tokens.issue({
-      tenantId: member.tenantId, userId: member.id, email: member.email, role: member.role, authVersion: member.authVersion, sessionId,
+      tenantId: member.tenantId, userId: member.id, email: member.email, role: member.role, authVersion: member.authVersion, sessionId, amr,
     });
     return { token, expiresIn: tokens.expiresIn };
+  }
+
+  /**
+   * A member with a factor must give a proof of one: none at all is answered with the kinds they
+   * have; one given is counted against their throttle of wrong proofs before it is checked.
+   */
+  private async admitProof(
+    input: ResetPasswordInput, owner: FactorOwner, methods: readonly SecondFactorMethod[], origin: RequestOrigin,
+  ): Promise<LoginAttempt> {
+    if (!Object.values(input.proofs ?? {}).some((proof) => proof !== undefined)) throw new SecondFactorRequired(methods);
+    const attempt = { accountKey: this.deps.secrets.sha256Hex(`second-factor:${owner.tenantId}:${owner.userId}`), clientAddress: origin.clientAddress };
+    const decision = await this.deps.throttle.recordAttempt(attempt);
+    if (!decision.allowed) throw new TooManyFailedLogins(decision.retryAfterSeconds);
+    return attempt;
   }
 }

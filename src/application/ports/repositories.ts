@@ -6,6 +6,7 @@ import type { AuditEventRepository } from './audit-events';
 import type { SigningKeyRecordRepository } from './signing-key-records';
 import type { Invite, InviteSummary } from '../../domain/invite';
 import type { Session, SessionEnding } from '../../domain/session';
+import type { RecoveryCode, TotpFactor } from '../../domain/second-factor';
 import type { InvitableRole, Role } from '../../domain/role';
 import type { Tenant } from '../../domain/tenant';
 import type { User } from '../../domain/user';
@@ -315,6 +316,41 @@ export interface PasskeyChallengeRepository {
   consumeSignIn(handleHash: string, now: Date): Promise<string | null>;
 }
 
+/** Authenticator apps (domain/second-factor.ts): at most one per member, pending or confirmed. */
+export interface TotpFactorRepository {
+  /** The member's authenticator app, pending or confirmed; null when they have none. */
+  findByMember(tenantId: string, userId: string): Promise<TotpFactor | null>;
+  /** Inserts a pending factor. Throws as is when the member already has one (the caller deletes a pending one first). */
+  create(factor: TotpFactor): Promise<void>;
+  /** Deletes the member's pending (unconfirmed) factor; false when they have none. */
+  deletePending(tenantId: string, userId: string): Promise<boolean>;
+  /**
+   * Confirms the pending factor `factorId` at `at`, with `step` as its latest used step; false when
+   * it is not the member's, or is confirmed already (a racing confirmation won).
+   */
+  confirm(tenantId: string, userId: string, factorId: string, at: Date, step: number): Promise<boolean>;
+  /**
+   * Accepts a code of step `step` once: sets last_used_step only while the factor is confirmed and
+   * its last used step is below `step`, in one conditional write. False when another sign-in used
+   * this step (or a later one) first, or there is no such confirmed factor.
+   */
+  useStep(tenantId: string, userId: string, factorId: string, step: number): Promise<boolean>;
+  /** Deletes the member's factor, pending or confirmed; false when they had none. */
+  deleteOf(tenantId: string, userId: string): Promise<boolean>;
+}
+
+/** Recovery codes (domain/second-factor.ts), hashed. */
+export interface RecoveryCodeRepository {
+  /** Replaces the member's whole set (used and unused) with `codes`. */
+  replaceAll(tenantId: string, userId: string, codes: readonly RecoveryCode[]): Promise<void>;
+  /** Uses the member's unused code with that hash once; false when there is none such or it was used first. */
+  consume(tenantId: string, userId: string, codeHash: string, at: Date): Promise<boolean>;
+  /** How many of the member's codes are unused. */
+  countUnused(tenantId: string, userId: string): Promise<number>;
+  /** Deletes the member's codes; returns how many there were. */
+  deleteAllOf(tenantId: string, userId: string): Promise<number>;
+}
+
 export interface Repositories {
   readonly tenants: TenantRepository;
   readonly users: UserRepository;
@@ -327,4 +363,6 @@ export interface Repositories {
   readonly sessions: SessionRepository;
   readonly passkeys: PasskeyRepository;
   readonly passkeyChallenges: PasskeyChallengeRepository;
+  readonly totpFactors: TotpFactorRepository;
+  readonly recoveryCodes: RecoveryCodeRepository;
 }

@@ -1,3 +1,5 @@
+import type { Amr } from '../../domain/second-factor';
+
 export interface TokenClaims {
   readonly tenantId: string;
   readonly userId: string;
@@ -10,6 +12,8 @@ export interface TokenClaims {
   readonly authVersion?: number | undefined;
   /** The session the token belongs to (the JWT's `sid`). Absent in tokens of the contract's own claims only. */
   readonly sessionId?: string | undefined;
+  /** How the session was authenticated (the JWT's `amr`); absent in older tokens and tokens without a session. */
+  readonly amr?: readonly Amr[] | undefined;
 }
 
 export interface TokenService {

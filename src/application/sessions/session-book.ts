@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/ids';
 import type { Repositories } from '../ports/repositories';
 import type { UnitOfWork } from '../ports/unit-of-work';
+import { type Amr, PASSWORD_AMR } from '../../domain/second-factor';
 
 /** How a session began: the `how` of its `session.started` event. */
 export type SessionStart = 'login' | 'passkey' | 'signup' | 'invitation' | 'password_reset' | 'email_change' | 'password_change';
@@ -37,18 +38,18 @@ export interface Member {
 export class SessionBook {
   constructor(private readonly deps: SessionBookDeps) {}
 
-  /** A new session of the member, authenticated now; returns its id, for the token's `sid`. */
-  async start(tx: SessionWork, member: Member, how: SessionStart, origin: RequestOrigin): Promise<string> {
+  /** A new session of the member, authenticated now as `amr` says; returns its id, for the token's `sid`. */
+  async start(tx: SessionWork, member: Member, how: SessionStart, origin: RequestOrigin, amr: readonly Amr[] = PASSWORD_AMR): Promise<string> {
     const { ids, clock, trail } = this.deps;
     const now = clock.now();
     const id = ids.newId();
     await tx.sessions.create({
       id, tenantId: member.tenantId, userId: member.userId, createdAt: now, lastSeenAt: now, authenticatedAt: now,
       userAgent: boundedText(origin.userAgent, AUDIT_USER_AGENT_MAX), ip: boundedText(origin.clientAddress, AUDIT_CLIENT_ADDRESS_MAX),
-      endedAt: null, endedBy: null, endReason: null,
+      endedAt: null, endedBy: null, endReason: null, amr,
     });
     await tx.auditEvents.append(trail.event(origin, {
-      tenantId: member.tenantId, actor: { userId: member.userId, method: 'none' }, action: 'session.started', targetId: id, details: { how },
+      tenantId: member.tenantId, actor: { userId: member.userId, method: 'none' }, action: 'session.started', targetId: id, details: { how, amr: amr.join(' ') },
     }));
     return id;
   }

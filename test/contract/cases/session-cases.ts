@@ -14,7 +14,7 @@ export function aSession(tenantId: string, userId: string, overrides: Partial<Se
   const start = overrides.createdAt ?? at(0);
   return {
     id: randomUUID(), tenantId, userId, createdAt: start, lastSeenAt: start, authenticatedAt: start,
-    userAgent: 'contract-test/1.0', ip: '203.0.113.7', endedAt: null, endedBy: null, endReason: null, ...overrides,
+    userAgent: 'contract-test/1.0', ip: '203.0.113.7', endedAt: null, endedBy: null, endReason: null, amr: ['pwd'], ...overrides,
   };
 }
 

@@ -10,6 +10,7 @@ import { ForgotPasswordBody, ResetPasswordBody } from '../body/dto/password-rese
 import { ReauthenticateBody } from '../body/dto/reauthenticate-body';
 import { PasskeySignInBody, RegisterPasskeyBody, RenamePasskeyBody } from '../body/dto/passkey-bodies';
 import { SignupBody } from '../body/dto/signup-body';
+import { ConfirmAuthenticatorAppBody, LoginSecondFactorBody } from '../body/dto/second-factor-bodies';
 import type { RequestShapes } from './request-schemas';
 
 /**
@@ -34,6 +35,8 @@ export const IDENTITY_REQUEST_SHAPES: RequestShapes = {
     RegisterPasskeyRequest: RegisterPasskeyBody,
     RenamePasskeyRequest: RenamePasskeyBody,
     PasskeySignInRequest: PasskeySignInBody,
+    LoginSecondFactorRequest: LoginSecondFactorBody,
+    ConfirmAuthenticatorAppRequest: ConfirmAuthenticatorAppBody,
   },
   queries: {
     listAuditEvents: AuditEventsQuery,

@@ -75,6 +75,7 @@ function addRule(dto: Dto, field: string, rules: FieldRules, metadata: Validatio
     case 'isString': rules.types.add('string'); return;
     case 'isObject': rules.types.add('object'); return;
     case 'isInt': rules.types.add('integer'); return;
+    case 'isObject': rules.types.add('object'); return;
     case 'isEmail': rules.types.add('string'); rules.format = 'email'; return;
     case 'isUuid': rules.types.add('string'); rules.format = 'uuid'; return;
     case 'isIn':

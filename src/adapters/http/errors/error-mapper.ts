@@ -8,7 +8,7 @@ import { sendJson } from '../fast-path/send-json';
 
 export interface ErrorResponse {
   readonly status: number;
-  readonly body: { readonly error: string; readonly details?: readonly FieldError[] };
+  readonly body: { readonly error: string; readonly details?: readonly FieldError[]; readonly [field: string]: unknown };
   /** Set only when the client is told when to come back (429, 503). */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -52,6 +52,12 @@ function retryAfter(seconds: number | undefined): Pick<ErrorResponse, 'headers'>
   return seconds === undefined ? {} : { headers: { 'Retry-After': String(seconds) } };
 }
 
+/** Fields a domain error adds to its answer's body beside `error` (SecondFactorRequired's mfa_token and methods). */
+function answerFieldsOf(err: DomainError): Readonly<Record<string, unknown>> {
+  const fields = propertyOf(err, 'answerFields');
+  return typeof fields === 'object' && fields !== null ? fields as Record<string, unknown> : {};
+}
+
 /** Null when the error is not one we can explain to the client: the caller logs it and answers 500. */
 export function describeError(err: unknown, errors: ErrorTable): ErrorResponse | null {
   if (err instanceof HttpError) {
@@ -64,7 +70,7 @@ export function describeError(err: unknown, errors: ErrorTable): ErrorResponse |
   if (err instanceof DomainError) {
     const status = Object.hasOwn(errors, err.code) ? errors[err.code]!.status : undefined;
     if (status === undefined) return null;
-    return { status, body: { error: err.message }, ...retryAfter(err instanceof TooManyFailedLogins || err instanceof AuthenticationUnavailable ? err.retryAfterSeconds : undefined) };
+    return { status, body: { error: err.message, ...answerFieldsOf(err) }, ...retryAfter(err instanceof TooManyFailedLogins || err instanceof AuthenticationUnavailable ? err.retryAfterSeconds : undefined) };
   }
   // The per-account throttle could not be asked: refuse the login as the rate limiters refuse a
   // request when their store is down, never let it through unthrottled.

@@ -52,4 +52,11 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   INVALID_PASSKEY_REGISTRATION: { status: 400 },
   PASSKEY_ALREADY_REGISTERED: { status: 409 },
   PASSKEY_NOT_FOUND: { status: 404 },
+  SECOND_FACTOR_REQUIRED: { status: 401 },
+  INVALID_SECOND_FACTOR: { status: 401 },
+  AUTHENTICATOR_APP_ALREADY_ENROLLED: { status: 409 },
+  INVALID_ENROLLMENT_CODE: { status: 400 },
+  AUTHENTICATOR_APP_NOT_ENROLLED: { status: 404 },
+  SECOND_FACTOR_NOT_ENROLLED: { status: 409 },
+  SECOND_FACTORS_NOT_CONFIGURED: { status: 503 },
 };

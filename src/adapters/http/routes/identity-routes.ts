@@ -175,7 +175,9 @@ export function identityRoutes(useCases: UseCases): Route[] {
     route({
       method: 'post', path: `${AUTH_BASE}/password/reset`, group: 'public', limit: 'recovery', body: ResetPasswordBody,
       handle: async ({ body, origin }) => {
-        const result = await useCases.resetPassword.execute({ token: body.token, password: body.password }, origin);
+        const result = await useCases.resetPassword.execute({
+          token: body.token, password: body.password, proofs: { totp: body.code, recovery_code: body.recovery_code },
+        }, origin);
         return json(200, { token: result.token, expires_in: result.expiresIn });
       },
     }),

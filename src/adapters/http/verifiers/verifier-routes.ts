@@ -17,7 +17,7 @@ const NO_STORE = { 'Cache-Control': 'no-store' } as const;
 
 function introspectionJson(result: Introspection): object {
   if (!result.active) return { active: false, position: result.position };
-  const { tenantId, userId, role, method, expiresAt, keyId, sessionId, position } = result;
+  const { tenantId, userId, role, method, expiresAt, keyId, sessionId, position, amr } = result;
   return {
     active: true,
     position,
@@ -28,6 +28,7 @@ function introspectionJson(result: Introspection): object {
     ...(expiresAt ? { exp: Math.floor(expiresAt.getTime() / 1000) } : {}),
     ...(keyId ? { key_id: keyId } : {}),
     ...(sessionId ? { session_id: sessionId } : {}),
+    amr: [...amr],
   };
 }
 

@@ -16,6 +16,8 @@ export interface DB {
   email_tokens: EmailTokensTable;
   mail_outbox: MailOutboxTable;
   sessions: SessionsTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
   signing_keys: SigningKeysTable;
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
@@ -183,4 +185,26 @@ export interface SessionsTable {
   ended_at: Date | null;
   ended_by: string | null;
   end_reason: string | null;
+  /** How the session was authenticated (migration 0018); defaults to {pwd}. */
+  amr: ColumnType<string[], string[] | undefined, string[]>;
+}
+
+export interface TotpFactorsTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  secret: string;
+  created_at: Date;
+  confirmed_at: Date | null;
+  /** bigint: read back as a string by pg, as a number by PGlite. */
+  last_used_step: ColumnType<string | number | null, number | null, number | null>;
+}
+
+export interface RecoveryCodesTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: Date;
+  used_at: Date | null;
 }

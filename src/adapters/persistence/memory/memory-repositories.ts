@@ -6,6 +6,7 @@ import { memoryAuditEvents } from './memory-audit-events';
 import { memoryEmailTokens, memoryOutbox } from './memory-mail';
 import { memorySessions } from './memory-sessions';
 import { memoryPasskeyChallenges, memoryPasskeys } from './memory-passkeys';
+import { memoryRecoveryCodes, memoryTotpFactors } from './memory-second-factors';
 
 /** A unique index the memory backend has to enforce by hand, failing as Postgres would. */
 class UniqueViolation extends Error {
@@ -231,5 +232,7 @@ export function memoryRepositories(state: MemoryState): Repositories {
     sessions: memorySessions(state.sessions),
     passkeys: memoryPasskeys(state.passkeys, state.users),
     passkeyChallenges: memoryPasskeyChallenges(state.passkeyChallenges, state.passkeySignIns),
+    totpFactors: memoryTotpFactors(state.totpFactors),
+    recoveryCodes: memoryRecoveryCodes(state.recoveryCodes),
   };
 }

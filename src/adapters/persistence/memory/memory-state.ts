@@ -4,6 +4,7 @@ import type { EmailToken } from '../../../domain/email-token';
 import type { SigningKeyState } from '../../../domain/signing-key-state';
 import type { Invite } from '../../../domain/invite';
 import type { Session } from '../../../domain/session';
+import type { RecoveryCode, TotpFactor } from '../../../domain/second-factor';
 import type { ClaimedMail } from '../../../domain/outgoing-mail';
 import type { Tenant } from '../../../domain/tenant';
 import type { User } from '../../../domain/user';
@@ -50,12 +51,15 @@ export interface MemoryState {
   readonly passkeyChallenges: Map<string, StoredPasskeyChallenge>;
   /** Passwordless sign-in ceremonies by the hash of their handle. */
   readonly passkeySignIns: Map<string, StoredSignInCeremony>;
+  readonly totpFactors: Map<string, TotpFactor>;
+  readonly recoveryCodes: Map<string, RecoveryCode>;
 }
 
 export function emptyState(): MemoryState {
   return {
     tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map(), auditEvents: new Map(), emailTokens: new Map(), outbox: new Map(),
-    signingKeys: new Map(), sessions: new Map(), passkeys: new Map(), passkeyChallenges: new Map(), passkeySignIns: new Map(),
+    signingKeys: new Map(), sessions: new Map(), totpFactors: new Map(), recoveryCodes: new Map(),
+    passkeys: new Map(), passkeyChallenges: new Map(), passkeySignIns: new Map(),
   };
 }
 
@@ -73,6 +77,8 @@ export function snapshot(state: MemoryState): MemoryState {
     passkeys: new Map(state.passkeys),
     passkeyChallenges: new Map(state.passkeyChallenges),
     passkeySignIns: new Map(state.passkeySignIns),
+    totpFactors: new Map(state.totpFactors),
+    recoveryCodes: new Map(state.recoveryCodes),
   };
 }
 

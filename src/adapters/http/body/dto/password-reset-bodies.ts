@@ -1,4 +1,5 @@
 import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
+import { OptionalField } from './optional-field';
 import { MAX_EMAIL_LENGTH } from '../../../../domain/email';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../domain/user';
 import { Described } from './described';
@@ -24,4 +25,16 @@ export class ResetPasswordBody {
   @MaxLength(PASSWORD_MAX_LENGTH)
   @Described({ examples: ['correct horse battery'] })
   password!: string;
+
+  @OptionalField()
+  @IsString()
+  @MaxLength(16)
+  @Described('For a member with an authenticator app: the six digits it shows.', { examples: ['492039'] })
+  code?: string;
+
+  @OptionalField()
+  @IsString()
+  @MaxLength(64)
+  @Described('For a member with recovery codes: one of them, used once.', { examples: ['abcd-efgh-ijkl-mnop-qrst-uvwx'] })
+  recovery_code?: string;
 }

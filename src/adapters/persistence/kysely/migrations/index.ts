@@ -16,6 +16,7 @@ import * as sessions from './0014-sessions';
 import * as credentialChangeHead from './0015-credential-change-head';
 import * as signingKeyRecords from './0016-signing-key-records';
 import * as changeHeadReadable from './0017-change-head-readable';
+import * as authenticatorAppsRecoveryCodesAndSessionAmr from './0018-authenticator-apps-recovery-codes-and-session-amr';
 import * as passkeys from './0019-passkeys';
 
 /**
@@ -40,6 +41,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0015-credential-change-head': credentialChangeHead,
   '0016-signing-key-records': signingKeyRecords,
   '0017-change-head-readable': changeHeadReadable,
+  '0018-authenticator-apps-recovery-codes-and-session-amr': authenticatorAppsRecoveryCodesAndSessionAmr,
   '0019-passkeys': passkeys,
 };
 

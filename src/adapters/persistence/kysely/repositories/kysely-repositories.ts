@@ -6,6 +6,7 @@ import { KyselyMailOutboxRepository } from './mail-outbox-repository';
 import { KyselyInviteRepository } from './invite-repository';
 import { KyselySigningKeyRecordRepository } from './signing-key-record-repository';
 import { KyselySessionRepository } from './session-repository';
+import { KyselyRecoveryCodeRepository, KyselyTotpFactorRepository } from './second-factor-repositories';
 import { KyselyTenantRepository } from './tenant-repository';
 import { KyselyPasskeyChallengeRepository, KyselyPasskeyRepository } from './passkey-repository';
 import type { TenantScope } from '../driver/tenant-scope';
@@ -28,5 +29,7 @@ export function kyselyRepositories(scope: TenantScope): Repositories {
     sessions: new KyselySessionRepository(scope),
     passkeys: new KyselyPasskeyRepository(scope),
     passkeyChallenges: new KyselyPasskeyChallengeRepository(scope),
+    totpFactors: new KyselyTotpFactorRepository(scope),
+    recoveryCodes: new KyselyRecoveryCodeRepository(scope),
   };
 }

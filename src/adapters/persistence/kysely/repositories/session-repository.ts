@@ -4,6 +4,7 @@ import { isUuid } from '../../../../domain/ids';
 import { type Session, SESSION_END_REASONS, type SessionEndReason, type SessionEnding } from '../../../../domain/session';
 import { LOOKUP_SESSION, RECORD_SESSION_USES } from '../migrations/0014-sessions';
 import type { SessionsTable } from '../schema';
+import { type Amr, isAmrList } from '../../../../domain/second-factor';
 import type { TenantScope } from '../driver/tenant-scope';
 
 function storedReason(value: string | null): SessionEndReason | null {
@@ -12,11 +13,16 @@ function storedReason(value: string | null): SessionEndReason | null {
   return value as SessionEndReason;
 }
 
+function storedAmr(value: unknown): Amr[] {
+  if (!isAmrList(value)) throw new Error(`sessions holds an unknown amr: ${String(value)}`);
+  return value;
+}
+
 function toSession(row: Selectable<SessionsTable>): Session {
   return {
     id: row.id, tenantId: row.tenant_id, userId: row.user_id, createdAt: row.created_at, lastSeenAt: row.last_seen_at,
     authenticatedAt: row.authenticated_at, userAgent: row.user_agent, ip: row.ip, endedAt: row.ended_at, endedBy: row.ended_by,
-    endReason: storedReason(row.end_reason),
+    endReason: storedReason(row.end_reason), amr: storedAmr(row.amr),
   };
 }
 
@@ -31,7 +37,7 @@ export class KyselySessionRepository implements SessionRepository {
   async create(session: Session): Promise<void> {
     await this.scope.forTenant(session.tenantId, (db) => db.insertInto('sessions').values({
       id: session.id, tenant_id: session.tenantId, user_id: session.userId, created_at: session.createdAt,
-      last_seen_at: session.lastSeenAt, authenticated_at: session.authenticatedAt, user_agent: session.userAgent, ip: session.ip,
+      last_seen_at: session.lastSeenAt, authenticated_at: session.authenticatedAt, user_agent: session.userAgent, ip: session.ip, amr: [...session.amr],
       ...(session.endedAt && session.endReason ? ended({ at: session.endedAt, by: session.endedBy, reason: session.endReason }) : {}),
     }).execute());
   }
