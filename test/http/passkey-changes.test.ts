@@ -3,14 +3,18 @@ import { SoftwareAuthenticator } from '../../src/testing/software-authenticator'
 import { TestClock } from '../../src/testing/test-clock';
 import { request } from '../support/contract-request';
 import { buildTestApp, type TestApp } from '../support/http-app';
-import { AUTH, bearer, createApiKey, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
+import { type Account, AUTH, bearer, createApiKey, expectError, PASSWORD, signupOwner } from '../support/http-fixtures';
+import { uniqueEmail } from '../support/test-use-cases';
 import { registerPasskey, TEST_ORIGIN } from '../http-db/passkeys-flow';
 
 /** REAUTH_WINDOW_SECONDS unless set. */
 const WINDOW_SECONDS = 600;
 const REQUIRED = 'Recent authentication required';
 
-/** Adding or removing a passkey changes how a member signs in: recent authentication, the audit trail, a notice. */
+/**
+ * Adding or removing a passkey changes how a member signs in: recent authentication, the audit trail,
+ * a notice. A passwordless sign-in from a device the account has not seen is told as a password one is.
+ */
 describe('passkey changes', () => {
   let t: TestApp;
   let clock: TestClock;
@@ -63,5 +67,47 @@ describe('passkey changes', () => {
       expect.stringMatching(/^A passkey was added to your account in /),
       expect.stringMatching(/^A passkey was removed from your account in /),
     ]);
+  });
+
+  it('V6.3.5: a passwordless sign-in from a device the account has not seen sends one new sign-in notice and hands it a proof; a known device none', async () => {
+    const email = uniqueEmail('passkey-notice');
+    const signup = await request(t.app).post(`${AUTH}/signup`).send({ email, password: PASSWORD, tenant_name: 'Passkey Notices' });
+    expect(signup.status).toBe(201);
+    const signupProof = signup.headers['x-device-proof'] as string;
+    const authenticator = new SoftwareAuthenticator(TEST_ORIGIN);
+    await registerPasskey(t.app, { token: signup.body.token as string } as Account, authenticator);
+    const other = await signupOwner(t.app);
+    const otherProof = (await request(t.app).post(`${AUTH}/login`).send({ email: other.email, password: PASSWORD })).headers['x-device-proof'] as string;
+    const newSignIns = async () => {
+      await t.assembly.mailWorker!.deliverNow();
+      return mailbox.messages().filter((m) => m.to === email && m.subject.startsWith('New sign-in')).length;
+    };
+    const signIn = async (proof?: string) => {
+      const { ceremony, options } = (await request(t.app).post(`${AUTH}/login/passkey/options`).expect(200)).body as { ceremony: string; options: unknown };
+      const sent = request(t.app).post(`${AUTH}/login/passkey`).set('User-Agent', 'passkey-device/1.0');
+      if (proof !== undefined) sent.set('X-Device-Proof', proof);
+      const res = await sent.send({ ceremony, response: authenticator.assert(options) });
+      expect(res.status).toBe(200);
+      return res;
+    };
+
+    // The device the account was made on is known.
+    await signIn(signupProof);
+    expect(await newSignIns()).toBe(0);
+    // A device without a proof, or with another account's: one notice each, and a proof handed back.
+    const fresh = await signIn();
+    const freshProof = fresh.headers['x-device-proof'] as string;
+    expect(freshProof).toMatch(/^v1\./);
+    expect(fresh.headers['set-cookie']?.[0]).toMatch(/^pc_device=v1\..*HttpOnly; SameSite=Strict/);
+    expect(await newSignIns()).toBe(1);
+    await signIn(otherProof);
+    expect(await newSignIns()).toBe(2);
+    // The proof it was handed makes it known, to a passwordless sign-in and to a password login alike.
+    await signIn(freshProof);
+    expect((await request(t.app).post(`${AUTH}/login`).set('X-Device-Proof', freshProof).send({ email, password: PASSWORD })).status).toBe(200);
+    expect(await newSignIns()).toBe(2);
+    const [notice] = mailbox.messages().filter((m) => m.to === email && m.subject.startsWith('New sign-in'));
+    expect(notice!.subject).toBe('New sign-in to your account in Passkey Notices');
+    expect(notice!.text).toContain('"passkey-device/1.0"');
   });
 });
