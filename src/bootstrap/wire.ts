@@ -238,7 +238,7 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     endMemberSessions: new EndMemberSessions({ unitOfWork, book: sessions }),
     registerPasskey: new RegisterPasskey(passkeyDeps),
     managePasskeys: new ManagePasskeys(passkeyDeps),
-    passkeySignIn: new PasskeySignIn({ ...passkeyDeps, tokens, sessions }),
+    passkeySignIn: new PasskeySignIn({ ...passkeyDeps, tokens, sessions, deviceProofs }),
     passkeyFactor: new PasskeyFactor({ repos, webauthn: services.webauthn, ids, clock }),
     reauthenticate: new Reauthenticate({ repos, hasher, secrets, throttle: loginThrottle, clock, reauthWindowSeconds }),
     requireRecentAuthentication: new RequireRecentAuthentication({ credentials, clock, reauthWindowSeconds }),

@@ -4,7 +4,10 @@ import { extraHeaders, httpMethod, pathSegment, wireBody } from './arbitraries';
 import { assertServerContract, FUZZ_TIMEOUT_MS, memoryTarget, type FuzzRequest, type FuzzTarget } from './fuzz-harness';
 import { AUTH } from './routes';
 
-const KNOWN_PATHS = ['/login', '/signup', '/me', '/api-keys', '/invite', '/invites', '/invites/x'].map((p) => `${AUTH}${p}`);
+const KNOWN_PATHS = [
+  '/login', '/signup', '/me', '/api-keys', '/invite', '/invites', '/invites/x',
+  '/mfa/passkeys', '/mfa/passkeys/options', '/mfa/passkeys/x', '/login/passkey', '/login/passkey/options',
+].map((p) => `${AUTH}${p}`);
 
 /**
  * Request targets as Node's parser accepts them: origin-form (starting with /), asterisk-form and

@@ -7,9 +7,11 @@ import {
   credentialHeaders, grantedRole, refusedCredentials, signedArbitraryClaims, validCredentials, expectedRefusal, type RealCredentials,
 } from './credentials';
 import { assertServerContract, FUZZ_TIMEOUT_MS, fuzzParameters, memoryTarget, sendAndCheck, type FuzzRequest, type FuzzResponse, type FuzzTarget } from './fuzz-harness';
-import { AUTH, inviteFields, protectedCalls, type ProtectedCall } from './routes';
+import { AUTH, inviteFields, passkeyFields, protectedCalls, type ProtectedCall } from './routes';
+import { SoftwareAuthenticator } from '../../src/testing/software-authenticator';
+import { registerPasskey, TEST_ORIGIN } from '../http-db/passkeys-flow';
 
-/** Every protected route (keys, invites, members, password) under fuzzed credentials, bodies and ids. */
+/** Every protected route (keys, invites, members, password, passkeys) under fuzzed credentials, bodies and ids. */
 describe('fuzz: protected routes', () => {
   let target: FuzzTarget;
   let real: RealCredentials;
@@ -31,6 +33,7 @@ describe('fuzz: protected routes', () => {
     const adminKey = await createApiKey(app, admin);
     for (let i = 0; i < 12; i += 1) await createInvite(app, owner);
     for (let i = 0; i < 6; i += 1) await createInvite(app, otherOwner);
+    await registerPasskey(app, owner, new SoftwareAuthenticator(TEST_ORIGIN));
     ownInviteIds = await inviteIds(owner);
     otherInviteIds = await inviteIds(otherOwner);
     real = { secret: TEST_JWT_SECRET, accounts: [owner, admin, member, viewer, otherOwner], apiKeys: [ownerKey, adminKey] };
@@ -75,7 +78,7 @@ describe('fuzz: protected routes', () => {
     const cases = fc.record({
       call: protectedCalls([...ownInviteIds, ...otherInviteIds, ...ownInviteIds.map((id) => id.toUpperCase())], true),
       credentials: validCredentials(real),
-      body: wireBody(inviteFields([owner.email])),
+      body: wireBody(fc.oneof(inviteFields([owner.email]), passkeyFields())),
       extra: extraHeaders(['x-api-key', 'authorization']),
     });
     await fc.assert(fc.asyncProperty(cases, async ({ call, credentials, body, extra }) => {
@@ -90,6 +93,8 @@ describe('fuzz: protected routes', () => {
         if (call.strict && !lowRole && inviteTenant !== undefined && inviteTenant !== caller.tenantId) {
           expect(seen).toEqual({ status: 404, error: 'Invite not found' });
         }
+        // No fuzzed response is an authenticator's answer to a challenge this member was given.
+        if (call.method === 'POST' && call.path === `${AUTH}/mfa/passkeys`) expect(answer.status).not.toBe(201);
       });
       fc.pre(res !== null);
     }), fuzzParameters());

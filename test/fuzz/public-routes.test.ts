@@ -7,7 +7,9 @@ import { createInvite, PASSWORD, signupOwner, type Account } from '../support/ht
 import { uniqueEmail } from '../support/test-use-cases';
 import { extraHeaders, wireBody } from './arbitraries';
 import { assertServerContract, FUZZ_TIMEOUT_MS, fuzzParameters, memoryTarget, sendAndCheck, type FuzzRequest, type FuzzResponse, type FuzzTarget } from './fuzz-harness';
-import { AUTH, loginFields, signupFields } from './routes';
+import { AUTH, loginFields, passkeyFields, signupFields } from './routes';
+import { SoftwareAuthenticator } from '../../src/testing/software-authenticator';
+import { registerPasskey, TEST_ORIGIN } from '../http-db/passkeys-flow';
 
 const INVITE_TTL_SECONDS = 3600;
 
@@ -26,7 +28,7 @@ function sentJson(req: FuzzRequest): unknown {
 const normalize = (email: unknown): string => String(email).trim().toLowerCase().normalize('NFC');
 const errorOf = (res: FuzzResponse): unknown => (JSON.parse(res.text) as { error?: unknown }).error;
 
-/** POST /login, POST /signup and the e-mail link routes: no credentials, so the body is the whole attack surface. */
+/** POST /login, POST /signup, the passwordless sign-in and the e-mail link routes: no credentials, so the body is the whole attack surface. */
 describe('fuzz: public routes', () => {
   let target: FuzzTarget;
   let owner: Account;
@@ -34,6 +36,8 @@ describe('fuzz: public routes', () => {
   const pending = new Set<string>();
   const accepted = new Set<string>();
   let expired: string;
+  const ceremonies: string[] = [];
+  let credentialIds: string[] = [];
 
   beforeAll(async () => {
     const clock = new TestClock();
@@ -41,6 +45,10 @@ describe('fuzz: public routes', () => {
     const { app } = target;
     owner = await signupOwner(app, 'Fuzz Public');
     expired = (await createInvite(app, owner)).token;
+    const authenticator = new SoftwareAuthenticator(TEST_ORIGIN);
+    await registerPasskey(app, owner, authenticator);
+    credentialIds = authenticator.credentials.map((c) => c.id);
+    for (let i = 0; i < 6; i += 1) ceremonies.push((await request(app).post(`${AUTH}/login/passkey/options`).expect(200)).body.ceremony as string);
     clock.advance({ seconds: INVITE_TTL_SECONDS + 60 });
     for (let i = 0; i < 8; i += 1) pending.add((await createInvite(app, owner)).token);
     const used = [...pending][0]!;
@@ -120,6 +128,19 @@ describe('fuzz: public routes', () => {
     const requests = fc.record({ route: fc.constantFrom('email/verify', 'email/change/confirm'), body: wireBody(), extra: extraHeaders() })
       .map(({ route, body, extra }): FuzzRequest => ({ method: 'POST', path: `${AUTH}/${route}`, headers: { ...extra, ...body.headers }, body: body.body }));
     await assertServerContract(target, requests, (_req, res) => expect(res.status).not.toBe(200));
+  }, FUZZ_TIMEOUT_MS);
+
+  it('POST /login/passkey and its options with any body: never a sign-in without an authenticator\'s signature, every refusal the one 401', async () => {
+    const requests = fc.record({
+      route: fc.constantFrom('login/passkey', 'login/passkey', 'login/passkey/options'),
+      body: fc.oneof(wireBody(passkeyFields(ceremonies, credentialIds)), wireBody()),
+      extra: extraHeaders(),
+    }).map(({ route, body, extra }): FuzzRequest => ({ method: 'POST', path: `${AUTH}/${route}`, headers: { ...extra, ...body.headers }, body: body.body }));
+    await assertServerContract(target, requests, (req, res) => {
+      if (req.path.endsWith('/options')) return;
+      expect(res.status).not.toBe(200);
+      if (res.status === 401) expect(errorOf(res)).toBe('Invalid passkey');
+    });
   }, FUZZ_TIMEOUT_MS);
 
   it('never lets a signup through without the fields it requires', async () => {

@@ -20,8 +20,8 @@ export function encodedSegment(text: string): string {
 /**
  * Every protected route. Invite ids in a strict call are UUIDs, the given real ids, or arbitrary
  * text percent-encoded; a loose call may also carry any segment at all (broken escapes, dots, empty).
- * Key and member ids are never real ones (UUIDs or arbitrary text), so that no call revokes a key,
- * re-roles or removes a member and ends a credential the other properties rely on.
+ * Key, member and passkey ids are never real ones (UUIDs or arbitrary text), so that no call revokes
+ * a key, re-roles or removes a member and ends a credential the other properties rely on.
  */
 export function protectedCalls(realInviteIds: readonly string[], loose = false): fc.Arbitrary<ProtectedCall> {
   const strictIds = fc.oneof(
@@ -32,8 +32,8 @@ export function protectedCalls(realInviteIds: readonly string[], loose = false):
   const unknownIds = fc.oneof(fc.uuid(), nastyString.filter((s) => s.length > 0 && s.length < 500).map(encodedSegment));
   const deletes = (ids: fc.Arbitrary<string>, strict: boolean) =>
     ids.map((id): ProtectedCall => ({ method: 'DELETE', path: `${AUTH}/invites/${id}`, minimum: 'admin', strict }));
-  const onUnknownId = (method: ProtectedCall['method'], collection: string) =>
-    unknownIds.map((id): ProtectedCall => ({ method, path: `${AUTH}/${collection}/${id}`, minimum: 'admin', strict: true }));
+  const onUnknownId = (method: ProtectedCall['method'], collection: string, minimum: ProtectedCall['minimum'] = 'admin') =>
+    unknownIds.map((id): ProtectedCall => ({ method, path: `${AUTH}/${collection}/${id}`, minimum, strict: true }));
   return fc.oneof(
     fc.constant<ProtectedCall>({ method: 'GET', path: `${AUTH}/me`, minimum: null, strict: true }),
     fc.constant<ProtectedCall>({ method: 'POST', path: `${AUTH}/api-keys`, minimum: 'admin', strict: true }),
@@ -47,6 +47,11 @@ export function protectedCalls(realInviteIds: readonly string[], loose = false):
     onUnknownId('DELETE', 'api-keys'),
     onUnknownId('PATCH', 'members'),
     onUnknownId('DELETE', 'members'),
+    fc.constant<ProtectedCall>({ method: 'POST', path: `${AUTH}/mfa/passkeys/options`, minimum: null, strict: true }),
+    fc.constant<ProtectedCall>({ method: 'POST', path: `${AUTH}/mfa/passkeys`, minimum: null, strict: true }),
+    fc.constant<ProtectedCall>({ method: 'GET', path: `${AUTH}/mfa/passkeys`, minimum: null, strict: true }),
+    onUnknownId('PATCH', 'mfa/passkeys', null),
+    onUnknownId('DELETE', 'mfa/passkeys', null),
     deletes(strictIds, true),
     ...(loose ? [deletes(pathSegment, false)] : []),
   );
@@ -116,5 +121,53 @@ export function signupFields(knownEmails: readonly string[], inviteTokens: reado
     }),
     nearlyValid(newTenant, odd),
     nearlyValid(byInvite, odd),
+  );
+}
+
+const base64url = (text: string): string => Buffer.from(text, 'utf8').toString('base64url');
+const base64urlish = fc.oneof(
+  fc.uint8Array({ maxLength: 96 }).map((bytes) => Buffer.from(bytes).toString('base64url')),
+  nastyString,
+);
+
+/**
+ * What a browser's PublicKeyCredential JSON looks like, with client data that parses (a challenge,
+ * an origin, a type) and everything else random or odd: it gets past the shape checks to the
+ * ceremony's lookups and the signature check, where it must fail.
+ */
+export function credentialResponse(knownCredentialIds: readonly string[] = []): fc.Arbitrary<Record<string, unknown>> {
+  const ids = knownCredentialIds.length > 0 ? fc.oneof(base64urlish, fc.constantFrom(...knownCredentialIds)) : base64urlish;
+  const clientData = fc.record({
+    type: fc.oneof(fc.constantFrom('webauthn.get', 'webauthn.create'), nastyString),
+    challenge: fc.oneof(base64urlish, anyJson),
+    origin: fc.oneof(fc.constantFrom('http://localhost:3000', 'https://evil.example'), nastyString),
+  }).map((data) => base64url(JSON.stringify(data)));
+  const inner = fc.record({
+    clientDataJSON: fc.oneof({ weight: 4, arbitrary: clientData }, { weight: 1, arbitrary: base64urlish }),
+    authenticatorData: base64urlish,
+    signature: base64urlish,
+    attestationObject: base64urlish,
+    userHandle: fc.oneof(base64urlish, fc.constant(null)),
+  }, { requiredKeys: ['clientDataJSON'] });
+  return fc.record({
+    id: ids,
+    rawId: ids,
+    type: fc.oneof(fc.constant('public-key'), nastyString),
+    response: fc.oneof({ weight: 5, arbitrary: inner }, { weight: 1, arbitrary: anyJson }),
+    clientExtensionResults: fc.constant({}),
+  }, { requiredKeys: ['id', 'response'] });
+}
+
+const validPasskeyName = fc.oneof(fc.string({ minLength: 1, maxLength: 100 }), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 100 }));
+
+/** Bodies of the passkey routes: registration and renaming ({name, response}), passwordless sign-in ({ceremony, response}). */
+export function passkeyFields(ceremonies: readonly string[] = [], knownCredentialIds: readonly string[] = []): fc.Arbitrary<Record<string, unknown>> {
+  const hex64 = fc.string({ unit: fc.constantFrom(...'0123456789abcdef'.split('')), minLength: 64, maxLength: 64 });
+  const ceremony = ceremonies.length > 0 ? fc.oneof(hex64, fc.constantFrom(...ceremonies)) : hex64;
+  const response = credentialResponse(knownCredentialIds);
+  return fc.oneof(
+    fieldsObject({ name: fc.oneof(nastyString, validPasskeyName), ceremony: fc.oneof(ceremony, nastyString), response: fc.oneof(response, anyJson) }),
+    nearlyValid(fc.record({ name: validPasskeyName, response }), { name: nastyString, response: anyJson }),
+    nearlyValid(fc.record({ ceremony, response }), { ceremony: nastyString, response: anyJson }),
   );
 }

@@ -110,7 +110,7 @@ export function describePasskeysFlow(name: string, open: () => Promise<PasskeysT
     });
 
     it('refuses every wrong sign-in with the one 401 Invalid passkey: replayed or unknown ceremony, unknown credential, bad signature, '
-      + 'wrong origin or rp id, counter gone backwards (V6.5.1, V6.6.x)', async () => {
+      + 'wrong origin or rp id, another user handle, counter gone backwards (V6.5.1, V6.6.x)', async () => {
       const { app } = target;
       const owner = await signupOwner(app);
       const authenticator = new SoftwareAuthenticator(TEST_ORIGIN);
@@ -137,6 +137,12 @@ export function describePasskeysFlow(name: string, open: () => Promise<PasskeysT
       // Another origin (a phishing site), another relying party.
       expectError(await attempt((o) => authenticator.assert(o, { origin: 'https://evil.example' })), 401, INVALID_PASSKEY);
       expectError(await attempt((o) => authenticator.assert(o, { rpId: 'evil.example' })), 401, INVALID_PASSKEY);
+      // A user handle other than the one the credential was made for (the signature does not cover it).
+      const credential = authenticator.credentials[0]!;
+      const handle = credential.userHandle;
+      Object.assign(credential, { userHandle: Buffer.from('someone else').toString('base64url') });
+      expectError(await attempt((o) => authenticator.assert(o)), 401, INVALID_PASSKEY);
+      Object.assign(credential, { userHandle: handle });
       // A cloned authenticator: its counter goes backwards.
       authenticator.credentials[0]!.signCount = 0;
       expectError(await attempt((o) => authenticator.assert(o)), 401, INVALID_PASSKEY);

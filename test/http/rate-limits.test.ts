@@ -52,6 +52,18 @@ describe('Rate limits', () => {
     expectLimited(await login(app), '5-in-1min');
   });
 
+  it('counts the passwordless sign-in routes in the login budget of the client address, with POST /login', async () => {
+    const { app } = await buildTestApp({ rateLimits: SPEC_RATE_LIMITS });
+    const options = () => request(app).post(`${AUTH}/login/passkey/options`);
+    const passkey = () => request(app).post(`${AUTH}/login/passkey`).send({ ceremony: 'ab'.repeat(32), response: { id: 'x', response: {} } });
+    const statuses: number[] = [];
+    for (const send of [login, options, passkey, options, login]) statuses.push((await send(app)).status);
+    expect(statuses).toEqual([401, 200, 401, 200, 401]);
+    expectLimited(await options(), '5-in-1min');
+    expectLimited(await passkey(), '5-in-1min');
+    expectLimited(await login(app), '5-in-1min');
+  });
+
   it('allows 3 signups a minute and refuses the 4th with 429', async () => {
     const { app } = await buildTestApp({ rateLimits: SPEC_RATE_LIMITS });
     const allowed = await repeat(3, () => signup(app));

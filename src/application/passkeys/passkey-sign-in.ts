@@ -1,6 +1,9 @@
+import { normalizeEmail } from '../../domain/email';
 import { InvalidPasskey } from '../../domain/errors';
 import { isWellFormedCeremonyHandle, PASSKEY_CEREMONY_HANDLE_BYTES, type Passkey } from '../../domain/passkey';
 import { type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
+import { postNewSignInNotice } from '../login/new-sign-in-notice';
+import type { DeviceProof, DeviceProofs } from '../ports/device-proofs';
 import type { SessionBook } from '../sessions/session-book';
 import type { TokenService } from '../ports/token-service';
 import { ceremonyExpiry, type PasskeyDeps } from './passkey-deps';
@@ -19,11 +22,15 @@ export interface PasskeySignInResult {
    * both factors. Sessions and tokens do not record it yet (see the AMR note in execute).
    */
   readonly amr: readonly string[];
+  /** The client's proof of this device for later sign-ins, as a password login hands it. */
+  readonly deviceProof: DeviceProof;
 }
 
 export interface PasskeySignInDeps extends PasskeyDeps {
   readonly tokens: TokenService;
   readonly sessions: SessionBook;
+  /** Which devices signed in to the account before: a sign-in from any other is told to the member. */
+  readonly deviceProofs: DeviceProofs;
 }
 
 /**
@@ -31,7 +38,9 @@ export interface PasskeySignInDeps extends PasskeyDeps {
  * options call stores a challenge under the SHA-256 of a random handle, in storage, so the
  * assertion may reach another instance; the assertion spends the ceremony first, whatever follows,
  * so a ceremony is answered at most once. Every refusal is the same 401 and a `login.failed` event
- * naming the reason.
+ * naming the reason. As after a password login, a sign-in without a valid device proof of the
+ * account is a device it has not seen: the member is told in the unit of work that records the
+ * success, and the device is handed a proof (docs/security.md, "New sign-in notices").
  */
 export class PasskeySignIn {
   constructor(private readonly deps: PasskeySignInDeps) {}
@@ -45,8 +54,10 @@ export class PasskeySignIn {
     return { ceremony, options: await webauthn.authenticationOptions({ challenge, allow: [] }) };
   }
 
-  async execute(input: { ceremony: unknown; response: unknown }, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<PasskeySignInResult> {
-    const { repos, unitOfWork, webauthn, secrets, clock, trail, tokens, sessions } = this.deps;
+  async execute(
+    input: { ceremony: unknown; response: unknown; deviceProof?: string | undefined }, origin: RequestOrigin = UNKNOWN_ORIGIN,
+  ): Promise<PasskeySignInResult> {
+    const { repos, unitOfWork, webauthn, secrets, clock, trail, tokens, sessions, deviceProofs, postbox } = this.deps;
     if (!isWellFormedCeremonyHandle(input.ceremony)) return this.refuse(origin, null, 'invalid_ceremony');
     const claims = webauthn.claims(input.response);
     if (!claims) return this.refuse(origin, null, 'malformed_response');
@@ -63,24 +74,29 @@ export class PasskeySignIn {
     // AMR: ["passkey", "mfa"] when the authenticator verified its user, else ["passkey"]. Once
     // sessions record how they were authenticated, pass it to SessionBook.start and the token here.
     const amr = verified.userVerified ? ['passkey', 'mfa'] : ['passkey'];
+    // The key a password login proves the device for: the same proof counts for both ways in.
+    const accountKey = secrets.sha256Hex(normalizeEmail(user.email));
+    const device = input.deviceProof === undefined ? null : deviceProofs.verify(input.deviceProof, accountKey);
     const now = clock.now();
+    const succeeded = trail.event(origin, {
+      tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'login.succeeded', targetId: user.id,
+      details: { method: 'passkey', passkey_id: passkey.id, user_verified: verified.userVerified },
+    });
     const sessionId = await unitOfWork.run(async (tx) => {
       // The counter read before the check is the one replaced: a second use checked against it loses.
       const recorded = await tx.passkeys.recordUse(passkey.tenantId, passkey.id, {
         fromSignCount: passkey.signCount, toSignCount: verified.newSignCount, backedUp: verified.backedUp, at: now,
       });
       if (!recorded) return null;
-      await tx.auditEvents.append(trail.event(origin, {
-        tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'login.succeeded', targetId: user.id,
-        details: { method: 'passkey', passkey_id: passkey.id, user_verified: verified.userVerified },
-      }));
+      await tx.auditEvents.append(succeeded);
+      if (device === null) await postNewSignInNotice(postbox, clock, tx, user, succeeded, origin);
       return sessions.start(tx, { tenantId: user.tenantId, userId: user.id }, 'passkey', origin);
     });
     if (sessionId === null) return this.refuse(origin, passkey, 'counter_moved');
     const token = tokens.issue({
       tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion, sessionId,
     });
-    return { token, expiresIn: tokens.expiresIn, amr };
+    return { token, expiresIn: tokens.expiresIn, amr, deviceProof: deviceProofs.issue(accountKey, device ?? undefined) };
   }
 
   /** A failure for a known credential goes to its tenant's trail; otherwise it is kept without a tenant, as login's are. */

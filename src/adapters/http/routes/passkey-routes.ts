@@ -1,6 +1,7 @@
 import type { Passkey } from '../../../domain/passkey';
 import type { UseCases } from '../../../application/use-cases';
 import { PasskeySignInBody, RegisterPasskeyBody, RenamePasskeyBody } from '../body/dto/passkey-bodies';
+import { deviceProofHeaders, deviceProofOf } from './device-proof-transport';
 import { AUTH_BASE } from './identity-routes';
 import { json, route, type Route } from './route';
 
@@ -52,9 +53,9 @@ export function passkeyRoutes(useCases: UseCases): Route[] {
     }),
     route({
       method: 'post', path: `${AUTH_BASE}/login/passkey`, group: 'public', limit: 'login', body: PasskeySignInBody,
-      handle: async ({ body, origin }) => {
-        const signedIn = await useCases.passkeySignIn.execute(body, origin);
-        return json(200, { token: signedIn.token, expires_in: signedIn.expiresIn });
+      handle: async ({ body, origin, headers, secure }) => {
+        const signedIn = await useCases.passkeySignIn.execute({ ...body, deviceProof: deviceProofOf(headers) }, origin);
+        return json(200, { token: signedIn.token, expires_in: signedIn.expiresIn }, deviceProofHeaders(signedIn.deviceProof, secure, AUTH_BASE));
       },
     }),
   ];

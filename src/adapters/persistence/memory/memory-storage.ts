@@ -89,7 +89,7 @@ export function createMemoryStorage(): MemoryStorage {
 
 export interface InspectableMemoryStorage extends MemoryStorage {
   /**
-   * The committed records of the four tables as one canonical string: equal strings, equal data.
+   * The committed records of tenants, users, API keys, invites and passkeys as one canonical string: equal strings, equal data.
    * Tests take one before and after a request to show that a refused request changed nothing.
    * A key's lastUsedAt is left out: it records that the key authenticated, which a refused request may do too.
    */
@@ -101,9 +101,12 @@ export function createInspectableMemoryStorage(): InspectableMemoryStorage {
   const unitOfWork = new MemoryUnitOfWork(changeLog);
   const table = (rows: Map<string, object>) => [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const snapshot = () => {
-    const { tenants, users, apiKeys, invites } = unitOfWork.state;
+    const { tenants, users, apiKeys, invites, passkeys } = unitOfWork.state;
     const keys = new Map([...apiKeys].map(([id, { lastUsedAt: _bookkeeping, ...key }]) => [id, key]));
-    return JSON.stringify({ tenants: table(tenants), users: table(users), apiKeys: table(keys), invites: table(invites) });
+    const credentials = new Map([...passkeys].map(([id, { publicKey, ...passkey }]) => [id, { ...passkey, publicKey: Buffer.from(publicKey).toString('base64url') }]));
+    return JSON.stringify({
+      tenants: table(tenants), users: table(users), apiKeys: table(keys), invites: table(invites), passkeys: table(credentials),
+    });
   };
   return {
     repos: autoCommitting(unitOfWork),
