@@ -6,6 +6,7 @@ import { describeInviteCases } from './cases/invite-cases';
 import { describeConcurrentMailCases, describeMailCases } from './cases/mail-cases';
 import { describeMemberCases } from './cases/member-cases';
 import { describeSessionCases } from './cases/session-cases';
+import { describeConcurrentSecondFactorCases, describeSecondFactorCases } from './cases/second-factor-cases';
 import { describeTenantCases } from './cases/tenant-cases';
 import { describeUnitOfWorkCases } from './cases/unit-of-work-cases';
 import { describeUserCases } from './cases/user-cases';
@@ -48,9 +49,11 @@ export function describeStorageContract(
     describeAuditEventCases(get);
     describeMailCases(get);
     describeSessionCases(get);
+    describeSecondFactorCases(get);
     if (opts.concurrent) {
       describeConcurrencyCases(get);
       describeConcurrentMailCases(get);
+      describeConcurrentSecondFactorCases(get);
     }
   });
 }
