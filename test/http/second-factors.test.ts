@@ -60,6 +60,8 @@ describe('second factors on memory: resets, notices, the trail, the throttle and
     expect(claimsOf(reset.body.token).amr).toEqual(['pwd', 'otp', 'mfa']);
     // The factor stays: the new password alone is not a sign-in.
     expect((await request(t.app).post(`${AUTH}/login`).send({ email: owner.email, password: 'a brand new passphrase' })).status).toBe(401);
+    const failed = await actions({ token: reset.body.token }, 'mfa.failed');
+    expect(failed.map((e) => e.details)).toEqual([{ reason: 'invalid_second_factor', during: 'password_reset' }]);
   });
 
   it('adding and removing a factor is told by e-mail and recorded; a recovery code used and a failed code are recorded', async () => {
