@@ -133,6 +133,16 @@ describe('second factors on memory: resets, notices, the trail, the throttle and
     expect((await introspect({ api_key: apiKey })).body.amr).toEqual(['api_key']);
   });
 
+  it('a sign-in waiting for its second factor dies with a password change: its mfa_token no longer works', async () => {
+    const owner = await signupOwner(t.app, 'Change Co');
+    const { secret } = await enrollApp(t.app, clock, owner);
+    const pending = await passwordStep(t.app, owner);
+    const changed = await request(t.app).post(`${AUTH}/password`).set(bearer(owner)).send({ current_password: PASSWORD, new_password: 'another long passphrase' });
+    expect(changed.status).toBe(200);
+    clock.advance({ seconds: 30 });
+    expectError(await request(t.app).post(`${AUTH}/login/mfa`).send({ mfa_token: pending, code: codeAt(secret, clock.now()) }), 401, 'Invalid second factor');
+  });
+
   it('a member without a factor gets exactly the contract\'s login answer', async () => {
     const owner = await signupOwner(t.app, 'Plain Co');
     const res = await request(t.app).post(`${AUTH}/login`).send({ email: owner.email, password: PASSWORD });

@@ -84,6 +84,8 @@ export class ResetPassword {
       await tx.emailTokens.voidUnused(user.tenantId, user.id, 'password_reset', now);
       // An address change asked for with the old password (perhaps by whoever made the owner reset it) dies too.
       await tx.emailTokens.voidUnused(user.tenantId, user.id, 'email_change', now);
+      // A sign-in waiting for its second factor was started with the old password.
+      await tx.emailTokens.voidUnused(user.tenantId, user.id, 'mfa_sign_in', now);
       await tx.users.markEmailVerified(user.tenantId, user.id, user.email, now);
       const member = { tenantId: user.tenantId, userId: user.id };
       await this.deps.sessions.endAll(tx, member, { userId: user.id, method: 'none' }, 'password_reset', origin);
