@@ -7,6 +7,7 @@ import { describeConcurrentMailCases, describeMailCases } from './cases/mail-cas
 import { describeMemberCases } from './cases/member-cases';
 import { describePasskeyCases } from './cases/passkey-cases';
 import { describeSessionCases } from './cases/session-cases';
+import { describeConcurrentSecondFactorCases, describeSecondFactorCases } from './cases/second-factor-cases';
 import { describeTenantCases } from './cases/tenant-cases';
 import { describeUnitOfWorkCases } from './cases/unit-of-work-cases';
 import { describeUserCases } from './cases/user-cases';
@@ -50,9 +51,11 @@ export function describeStorageContract(
     describeMailCases(get);
     describeSessionCases(get);
     describePasskeyCases(get);
+    describeSecondFactorCases(get);
     if (opts.concurrent) {
       describeConcurrencyCases(get);
       describeConcurrentMailCases(get);
+      describeConcurrentSecondFactorCases(get);
     }
   });
 }

@@ -105,7 +105,7 @@ export function describeTenantWallCases(
     test('the app role holds exactly the grants the repositories use, owns nothing and may create nothing', async () => {
       const { rows } = await sql<{ table: string; privilege: string }>`
         select t.table_name as table, p.privilege
-        from (values ('tenants'), ('users'), ('api_keys'), ('tenant_invites'), ('audit_events'), ('sessions'),
+        from (values ('tenants'), ('users'), ('api_keys'), ('tenant_invites'), ('audit_events'), ('sessions'), ('totp_factors'), ('recovery_codes'),
                      ('passkeys'), ('passkey_challenges'), ('passkey_sign_ins'),
                      ('kysely_migration'), ('kysely_migration_lock')) as t(table_name)
         cross join (values ('SELECT'), ('INSERT'), ('UPDATE'), ('DELETE'), ('TRUNCATE'), ('REFERENCES'), ('TRIGGER')) as p(privilege)
@@ -119,9 +119,11 @@ export function describeTenantWallCases(
         passkey_challenges: ['INSERT', 'SELECT', 'UPDATE'],
         passkey_sign_ins: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
         passkeys: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
+        recovery_codes: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
         sessions: ['INSERT', 'SELECT', 'UPDATE'],
         tenant_invites: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
         tenants: ['INSERT', 'SELECT', 'UPDATE'],
+        totp_factors: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
         users: ['INSERT', 'SELECT', 'UPDATE'],
       });
       const { rows: [power] } = await sql<{ owned: number; create_in_schema: boolean }>`
@@ -382,6 +384,30 @@ export function describeTenantWallCases(
         .rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
       expect(await storage().repos.sessions.findLive(b.tenant.id, ofB.id)).not.toBeNull();
       expect(await storage().repos.sessions.findLive(b.tenant.id, ofA.id)).toBeNull();
+    });
+
+    test("second factors are walled: a tenant's statements see, change and delete none of another's authenticator apps or recovery codes", async () => {
+      const a = await seedWalledTenant(storage());
+      const b = await seedWalledTenant(storage());
+      for (const { tenant, user } of [a, b]) {
+        await storage().repos.totpFactors.create({
+          id: randomUUID(), tenantId: tenant.id, userId: user.id, secret: 'v1.sealed', createdAt: new Date(), confirmedAt: null, lastUsedStep: null,
+        });
+        await storage().repos.recoveryCodes.replaceAll(tenant.id, user.id, [{
+          id: randomUUID(), tenantId: tenant.id, userId: user.id, codeHash: randomUUID().replace(/-/g, '').repeat(2), createdAt: new Date(), usedAt: null,
+        }]);
+      }
+      for (const table of ['totp_factors', 'recovery_codes'] as const) {
+        const visible = await inTenant(walled(), a.tenant.id, (trx) => trx.selectFrom(table).select('tenant_id').execute());
+        expect(visible.map((row) => row.tenant_id)).toEqual([a.tenant.id]);
+        const deleted = await inTenant(walled(), a.tenant.id, (trx) => trx.deleteFrom(table).where('tenant_id', '=', b.tenant.id).returning('id').execute());
+        expect(deleted).toEqual([]);
+      }
+      await expect(inTenant(walled(), a.tenant.id, (trx) => trx.insertInto('totp_factors').values({
+        id: randomUUID(), tenant_id: b.tenant.id, user_id: randomUUID(), secret: 'x', created_at: new Date(), confirmed_at: null, last_used_step: null,
+      }).execute())).rejects.toThrow(/row-level security/);
+      expect(await storage().repos.totpFactors.findByMember(b.tenant.id, b.user.id)).not.toBeNull();
+      expect(await storage().repos.recoveryCodes.countUnused(b.tenant.id, b.user.id)).toBe(1);
     });
   });
 }

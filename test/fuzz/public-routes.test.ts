@@ -143,6 +143,12 @@ describe('fuzz: public routes', () => {
     });
   }, FUZZ_TIMEOUT_MS);
 
+  it('POST /login/mfa with any body: never a success without a real mfa_token and proof', async () => {
+    const requests = fc.record({ body: wireBody(), extra: extraHeaders() })
+      .map(({ body, extra }): FuzzRequest => ({ method: 'POST', path: `${AUTH}/login/mfa`, headers: { ...extra, ...body.headers }, body: body.body }));
+    await assertServerContract(target, requests, (_req, res) => expect(res.status).not.toBe(200));
+  }, FUZZ_TIMEOUT_MS);
+
   it('never lets a signup through without the fields it requires', async () => {
     // Whatever else a body holds, a 201 needs a string e-mail, a password of 8+ and a tenant name or an invite token.
     const requests = fc.record({ body: wireBody(signupFields([], [...pending], PASSWORD)) })

@@ -44,6 +44,8 @@ export function protectedCalls(realInviteIds: readonly string[], loose = false):
     fc.constant<ProtectedCall>({ method: 'POST', path: `${AUTH}/password`, minimum: null, strict: true }),
     fc.constant<ProtectedCall>({ method: 'POST', path: `${AUTH}/email/verify/resend`, minimum: null, strict: true }),
     fc.constant<ProtectedCall>({ method: 'POST', path: `${AUTH}/email/change`, minimum: null, strict: true }),
+    fc.constant<ProtectedCall>({ method: 'GET', path: `${AUTH}/mfa`, minimum: null, strict: true }),
+    fc.constant<ProtectedCall>({ method: 'POST', path: `${AUTH}/mfa/totp/confirm`, minimum: null, strict: true }),
     onUnknownId('DELETE', 'api-keys'),
     onUnknownId('PATCH', 'members'),
     onUnknownId('DELETE', 'members'),

@@ -60,6 +60,8 @@ describe('second factors on memory: resets, notices, the trail, the throttle and
     expect(claimsOf(reset.body.token).amr).toEqual(['pwd', 'otp', 'mfa']);
     // The factor stays: the new password alone is not a sign-in.
     expect((await request(t.app).post(`${AUTH}/login`).send({ email: owner.email, password: 'a brand new passphrase' })).status).toBe(401);
+    const failed = await actions({ token: reset.body.token }, 'mfa.failed');
+    expect(failed.map((e) => e.details)).toEqual([{ reason: 'invalid_second_factor', during: 'password_reset' }]);
   });
 
   it('adding and removing a factor is told by e-mail and recorded; a recovery code used and a failed code are recorded', async () => {
@@ -129,6 +131,16 @@ describe('second factors on memory: resets, notices, the trail, the throttle and
     expect((await introspect({ token: signedIn.body.token })).body.amr).toEqual(['pwd', 'otp', 'mfa']);
     expect((await introspect({ token: owner.token })).body.amr).toEqual(['pwd']);
     expect((await introspect({ api_key: apiKey })).body.amr).toEqual(['api_key']);
+  });
+
+  it('a sign-in waiting for its second factor dies with a password change: its mfa_token no longer works', async () => {
+    const owner = await signupOwner(t.app, 'Change Co');
+    const { secret } = await enrollApp(t.app, clock, owner);
+    const pending = await passwordStep(t.app, owner);
+    const changed = await request(t.app).post(`${AUTH}/password`).set(bearer(owner)).send({ current_password: PASSWORD, new_password: 'another long passphrase' });
+    expect(changed.status).toBe(200);
+    clock.advance({ seconds: 30 });
+    expectError(await request(t.app).post(`${AUTH}/login/mfa`).send({ mfa_token: pending, code: codeAt(secret, clock.now()) }), 401, 'Invalid second factor');
   });
 
   it('a member without a factor gets exactly the contract\'s login answer', async () => {

@@ -84,8 +84,10 @@ function credentialOf(req: Request): Asked | string {
 type Active = Extract<Introspection, { active: true }>;
 
 function principalOfAnswer(answer: Active): Principal {
-  const { tenant_id: tenantId, user_id: userId, role, method, session_id: sessionId } = answer;
-  return Object.freeze(sessionId === undefined ? { tenantId, userId, role, method } : { tenantId, userId, role, method, sessionId });
+  const { tenant_id: tenantId, user_id: userId, role, method, session_id: sessionId, amr } = answer;
+  return Object.freeze({
+    tenantId, userId, role, method, ...(sessionId === undefined ? {} : { sessionId }), ...(amr === undefined ? {} : { amr: Object.freeze([...amr]) }),
+  });
 }
 
 function verdictOf(answer: Active, nowMs: number, maxAgeMs: number): Verdict {

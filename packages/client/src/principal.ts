@@ -12,6 +12,12 @@ export interface Principal {
    * for an API key, and for a token issued without a session.
    */
   readonly sessionId?: string;
+  /**
+   * How the caller authenticated, as Portcullis says: `["pwd"]`, `["pwd","otp","mfa"]`, ...;
+   * `["api_key"]` for a key. `mfa` means two factors were used (requireMfa). Absent only when an
+   * older Portcullis did not say.
+   */
+  readonly amr?: readonly string[];
 }
 
 const principals = new WeakMap<object, Principal>();

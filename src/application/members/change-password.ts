@@ -71,6 +71,8 @@ export class ChangePassword {
       // A reset link sent before the change must not undo it, nor an address change asked for with the old password.
       await tx.emailTokens.voidUnused(user.tenantId, user.id, 'password_reset', now);
       await tx.emailTokens.voidUnused(user.tenantId, user.id, 'email_change', now);
+      // A sign-in waiting for its second factor was started with the old password.
+      await tx.emailTokens.voidUnused(user.tenantId, user.id, 'mfa_sign_in', now);
       await tx.auditEvents.append(trail.event(origin, {
         tenantId: user.tenantId, actor: caller, action: 'password.changed', targetId: user.id,
       }));

@@ -14,6 +14,7 @@ import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
 import type { NewPasswordCheck } from '../passwords/new-password-check';
 import type { SessionBook } from '../sessions/session-book';
+import type { User } from '../../domain/user';
 
 export interface ResetPasswordInput {
   readonly token: unknown;
@@ -71,7 +72,7 @@ export class ResetPassword {
     await this.deps.passwords.check(input.password, { email: user.email, tenantName: tenant.name });
     const change = { from: user.passwordHash, to: await hasher.hash(input.password) };
 
-    const changed = await unitOfWork.run(async (tx) => {
+    const changed = await this.failuresRecorded(user, attempt !== null, origin, () => unitOfWork.run(async (tx) => {
       const now = clock.now();
       // The factor first: a wrong one undoes nothing and leaves the link usable (ASVS V6.4.3).
       const method = methods.length === 0 ? null : await this.deps.factors.verifyOne(tx, owner, input.proofs ?? {}, found.id);
@@ -83,6 +84,8 @@ export class ResetPassword {
       await tx.emailTokens.voidUnused(user.tenantId, user.id, 'password_reset', now);
       // An address change asked for with the old password (perhaps by whoever made the owner reset it) dies too.
       await tx.emailTokens.voidUnused(user.tenantId, user.id, 'email_change', now);
+      // A sign-in waiting for its second factor was started with the old password.
+      await tx.emailTokens.voidUnused(user.tenantId, user.id, 'mfa_sign_in', now);
       await tx.users.markEmailVerified(user.tenantId, user.id, user.email, now);
       const member = { tenantId: user.tenantId, userId: user.id };
       await this.deps.sessions.endAll(tx, member, { userId: user.id, method: 'none' }, 'password_reset', origin);
@@ -95,7 +98,7 @@ export class ResetPassword {
       }, origin);
       const amr = method === null ? PASSWORD_AMR : amrAfterPassword(method);
       return { user: after, amr, sessionId: await this.deps.sessions.start(tx, member, 'password_reset', origin, amr) };
-    });
+    }));
     // Used, or voided, since it was read.
     if (!changed) throw new InvalidResetToken();
     if (attempt) await this.deps.throttle.recordSuccess(attempt);
@@ -105,6 +108,21 @@ export class ResetPassword {
       tenantId: member.tenantId, userId: member.id, email: member.email, role: member.role, authVersion: member.authVersion, sessionId, amr,
     });
     return { token, expiresIn: tokens.expiresIn };
+  }
+
+  /** A wrong second factor is recorded as `mfa.failed` in the member's tenant, as at sign-in; the refusal goes on. */
+  private async failuresRecorded<T>(user: User, proofGiven: boolean, origin: RequestOrigin, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (proofGiven && error instanceof SecondFactorRequired) {
+        await this.deps.repos.auditEvents.append(this.deps.trail.event(origin, {
+          tenantId: user.tenantId, actor: { userId: null, method: 'none' }, action: 'mfa.failed', targetId: user.id,
+          details: { reason: 'invalid_second_factor', during: 'password_reset' },
+        }));
+      }
+      throw error;
+    }
   }
 
   /**
