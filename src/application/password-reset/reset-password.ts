@@ -14,6 +14,7 @@ import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
 import type { NewPasswordCheck } from '../passwords/new-password-check';
 import type { SessionBook } from '../sessions/session-book';
+import { enrollmentClaim } from '../mfa/enrollment-sessions';
 
 export interface ResetPasswordInput {
   readonly token: unknown;
@@ -103,6 +104,7 @@ export class ResetPassword {
     const { user: member, sessionId, amr } = changed;
     const token = tokens.issue({
       tenantId: member.tenantId, userId: member.id, email: member.email, role: member.role, authVersion: member.authVersion, sessionId, amr,
+      ...await enrollmentClaim(repos, member.tenantId, amr),
     });
     return { token, expiresIn: tokens.expiresIn };
   }

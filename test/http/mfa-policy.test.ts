@@ -1,0 +1,60 @@
+import { generateKeyPairSync } from 'node:crypto';
+import type { DevelopmentMailbox } from '../../src/adapters/mail/development-mailbox';
+import { SoftwareAuthenticator } from '../../src/testing/software-authenticator';
+import { TestClock } from '../../src/testing/test-clock';
+import { describeMfaPolicyFlow } from '../http-db/mfa-policy-flow';
+import { registerPasskey, TEST_ORIGIN } from '../http-db/passkeys-flow';
+import { claimsOf } from '../http-db/second-factors-flow';
+import { request } from '../support/contract-request';
+import { buildTestApp, type TestApp } from '../support/http-app';
+import { AUTH, expectError, signupOwner } from '../support/http-fixtures';
+import { linkToken } from '../support/mail-links';
+
+describeMfaPolicyFlow('memory', async () => {
+  const clock = new TestClock();
+  const t = await buildTestApp({}, { clock });
+  return { app: t.app, clock, close: () => t.assembly.close() };
+});
+
+describe('a password reset with a passkey as its second factor, on memory', () => {
+  let t: TestApp;
+  let mailbox: DevelopmentMailbox;
+  beforeAll(async () => {
+    t = await buildTestApp({}, { clock: new TestClock() });
+    mailbox = t.assembly.mailer as DevelopmentMailbox;
+  });
+  afterAll(() => t.assembly.close());
+
+  async function resetLink(email: string): Promise<string> {
+    await request(t.app).post(`${AUTH}/password/forgot`).send({ email }).expect(202);
+    await t.useCases.forgotPassword.settled();
+    await t.assembly.mailWorker!.deliverNow();
+    return linkToken(mailbox.latestTo(email)!.text, 'reset-password');
+  }
+
+  // V6.4.3: a reset does not get around the second factor, a passkey included.
+  it('the options for the link, then the assertion in the reset body: refused without it, accepted once with it (V6.4.3, V6.5.1)', async () => {
+    const owner = await signupOwner(t.app, 'Passkey Reset Co');
+    const authenticator = new SoftwareAuthenticator(TEST_ORIGIN);
+    await registerPasskey(t.app, owner, authenticator);
+    const token = await resetLink(owner.email);
+    const password = 'a brand new passphrase';
+    const without = await request(t.app).post(`${AUTH}/password/reset`).send({ token, password });
+    expect({ status: without.status, body: without.body }).toEqual({ status: 401, body: { error: 'Second factor required', methods: ['passkey'] } });
+
+    expectError(await request(t.app).post(`${AUTH}/password/reset/passkey/options`).send({ token: 'ab'.repeat(32) }), 401, 'Invalid second factor');
+    const options = await request(t.app).post(`${AUTH}/password/reset/passkey/options`).send({ token });
+    expect(options.status).toBe(200);
+    // An assertion signed by another key is no proof; the link stays usable.
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const forged = authenticator.assert(options.body, { signWith: privateKey });
+    expect((await request(t.app).post(`${AUTH}/password/reset`).send({ token, password, passkey: forged })).status).toBe(401);
+
+    const fresh = await request(t.app).post(`${AUTH}/password/reset/passkey/options`).send({ token });
+    const reset = await request(t.app).post(`${AUTH}/password/reset`).send({ token, password, passkey: authenticator.assert(fresh.body) });
+    expect(reset.status).toBe(200);
+    expect(claimsOf(reset.body.token).amr).toEqual(['pwd', 'passkey', 'mfa']);
+    // The link is spent.
+    expectError(await request(t.app).post(`${AUTH}/password/reset/passkey/options`).send({ token }), 401, 'Invalid second factor');
+  });
+});
