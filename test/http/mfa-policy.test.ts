@@ -6,7 +6,7 @@ import { describeMfaPolicyFlow } from '../http-db/mfa-policy-flow';
 import { registerPasskey, TEST_ORIGIN } from '../http-db/passkeys-flow';
 import { claimsOf } from '../http-db/second-factors-flow';
 import { request } from '../support/contract-request';
-import { buildTestApp, type TestApp } from '../support/http-app';
+import { buildTestApp, SPEC_RATE_LIMITS, type TestApp } from '../support/http-app';
 import { AUTH, expectError, signupOwner } from '../support/http-fixtures';
 import { linkToken } from '../support/mail-links';
 
@@ -56,5 +56,25 @@ describe('a password reset with a passkey as its second factor, on memory', () =
     expect(claimsOf(reset.body.token).amr).toEqual(['pwd', 'passkey', 'mfa']);
     // The link is spent.
     expectError(await request(t.app).post(`${AUTH}/password/reset/passkey/options`).send({ token }), 401, 'Invalid second factor');
+  });
+});
+
+describe('the passkey options of a second step are rate limited per client address', () => {
+  // V6.3.1 (throttling): the options routes count in the login limit and the recovery limit, shared with their own routes.
+  it('login/mfa/passkey/options shares login\'s 5 a minute; password/reset/passkey/options shares the recovery limit (V6.3.1)', async () => {
+    const { app } = await buildTestApp({ rateLimits: { ...SPEC_RATE_LIMITS, recovery: 3 } });
+    for (let i = 0; i < 4; i += 1) {
+      expect((await request(app).post(`${AUTH}/login/mfa/passkey/options`).send({ mfa_token: 'ab'.repeat(32) })).status).toBe(401);
+    }
+    expect((await request(app).post(`${AUTH}/login`).send({ email: 'nobody@example.com', password: 'not the password' })).status).toBe(401);
+    expect((await request(app).post(`${AUTH}/login/mfa/passkey/options`).send({ mfa_token: 'ab'.repeat(32) })).status).toBe(429);
+    expect((await request(app).post(`${AUTH}/login`).send({ email: 'nobody@example.com', password: 'not the password' })).status).toBe(429);
+
+    const answers: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      answers.push((await request(app).post(`${AUTH}/password/reset/passkey/options`).send({ token: 'ab'.repeat(32) })).status);
+    }
+    expect(answers.slice(0, -1).every((status) => status === 401)).toBe(true);
+    expect(answers.at(-1)).toBe(429);
   });
 });
