@@ -36,7 +36,7 @@ describe('Authenticate', () => {
   it('accepts a valid bearer token and takes tenant, user and role from its claims', async () => {
     const { useCases, signup, owner } = await ownerSetup();
     const principal = await useCases.authenticate.execute({ apiKey: undefined, authorization: `Bearer ${signup.token}` });
-    expect(principal).toEqual(owner);
+    expect(principal).toEqual({ ...owner, amr: ['pwd'] });
   });
 
   it('refuses tokens that fail verification', async () => {
@@ -74,7 +74,7 @@ describe('Authenticate', () => {
     expect(created.apiKey).toMatch(/^pcls_[0-9a-f]{32}$/);
     expect(created.prefix).toBe(created.apiKey.slice(0, 13));
     const principal = await useCases.authenticate.execute({ apiKey: created.apiKey, authorization: 'Bearer garbage' });
-    expect(principal).toEqual({ ...owner, method: 'api_key', sessionId: undefined });
+    expect(principal).toEqual({ ...owner, method: 'api_key', sessionId: undefined, amr: ['api_key'] });
   });
 
   it('refuses malformed and unknown keys with their own errors, even beside a valid token', async () => {
