@@ -4,10 +4,10 @@ import { SoftwareAuthenticator } from '../../src/testing/software-authenticator'
 import { TestClock } from '../../src/testing/test-clock';
 import { describeMfaPolicyFlow } from '../http-db/mfa-policy-flow';
 import { registerPasskey, TEST_ORIGIN } from '../http-db/passkeys-flow';
-import { claimsOf } from '../http-db/second-factors-flow';
+import { claimsOf, codeAt, enrollApp, passwordStep } from '../http-db/second-factors-flow';
 import { request } from '../support/contract-request';
 import { buildTestApp, SPEC_RATE_LIMITS, type TestApp } from '../support/http-app';
-import { AUTH, expectError, signupOwner } from '../support/http-fixtures';
+import { AUTH, bearer, expectError, joinWithRole, signupOwner } from '../support/http-fixtures';
 import { linkToken } from '../support/mail-links';
 
 describeMfaPolicyFlow('memory', async () => {
@@ -76,5 +76,35 @@ describe('the passkey options of a second step are rate limited per client addre
     }
     expect(answers.slice(0, -1).every((status) => status === 401)).toBe(true);
     expect(answers.at(-1)).toBe(429);
+  });
+});
+
+describe('which routes an enrollment session opens', () => {
+  /** docs/security.md, "A tenant that requires a second factor": the routes an enrollment session opens. */
+  const ENROLLMENT_ROUTES = [
+    'GET /api/v1/auth/me', 'GET /api/v1/auth/account', 'POST /api/v1/auth/logout', 'POST /api/v1/auth/reauthenticate',
+    'GET /api/v1/auth/mfa', 'POST /api/v1/auth/mfa/totp', 'POST /api/v1/auth/mfa/totp/confirm', 'POST /api/v1/auth/mfa/recovery-codes',
+    'GET /api/v1/auth/mfa/passkeys', 'POST /api/v1/auth/mfa/passkeys/options', 'POST /api/v1/auth/mfa/passkeys',
+  ];
+
+  // V6.3.3: until the member enrolls, the one-factor session reaches nothing but enrollment.
+  it('exactly the documented routes are declared enrollment; every other protected route answers 403 Second factor enrollment required (V6.3.3)', async () => {
+    const clock = new TestClock();
+    const t = await buildTestApp({}, { clock });
+    const protectedRoutes = t.assembly.routes.filter((route) => route.group === 'protected');
+    const declared = protectedRoutes.filter((route) => route.enrollment).map((route) => `${route.method.toUpperCase()} ${route.path}`);
+    expect(declared.sort()).toEqual([...ENROLLMENT_ROUTES].sort());
+
+    const owner = await signupOwner(t.app);
+    const { secret } = await enrollApp(t.app, clock, owner);
+    clock.advance({ seconds: 30 });
+    const full = await request(t.app).post(`${AUTH}/login/mfa`).send({ mfa_token: await passwordStep(t.app, owner), code: codeAt(secret, clock.now()) });
+    expect((await request(t.app).patch(`${AUTH}/tenant/security`).set(bearer({ token: full.body.token as string })).send({ mfa: 'required' })).status).toBe(200);
+    const member = await joinWithRole(t.app, { ...owner, token: full.body.token as string }, 'admin');
+    for (const route of protectedRoutes.filter((r) => !r.enrollment)) {
+      const path = route.path.replace(/:\w+/g, '00000000-0000-4000-8000-000000000000');
+      expectError(await request(t.app)[route.method](path).set(bearer(member)).send({}), 403, 'Second factor enrollment required');
+    }
+    await t.assembly.close();
   });
 });
