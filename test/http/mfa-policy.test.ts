@@ -1,6 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { DevelopmentMailbox } from '../../src/adapters/mail/development-mailbox';
 import { SoftwareAuthenticator } from '../../src/testing/software-authenticator';
+import { MemoryServiceKeys } from '../../src/adapters/persistence/memory/memory-service-keys';
+import { ALL_TENANTS } from '../../src/domain/service-key';
 import { TestClock } from '../../src/testing/test-clock';
 import { describeMfaPolicyFlow } from '../http-db/mfa-policy-flow';
 import { registerPasskey, TEST_ORIGIN } from '../http-db/passkeys-flow';
@@ -9,6 +11,7 @@ import { request } from '../support/contract-request';
 import { buildTestApp, SPEC_RATE_LIMITS, type TestApp } from '../support/http-app';
 import { AUTH, bearer, expectError, joinWithRole, signupOwner } from '../support/http-fixtures';
 import { linkToken } from '../support/mail-links';
+import { serviceKeyManager } from '../support/verifier-fixtures';
 
 describeMfaPolicyFlow('memory', async () => {
   const clock = new TestClock();
@@ -88,9 +91,11 @@ describe('which routes an enrollment session opens', () => {
   ];
 
   // V6.3.3: until the member enrolls, the one-factor session reaches nothing but enrollment.
-  it('exactly the documented routes are declared enrollment; every other protected route answers 403 Second factor enrollment required (V6.3.3)', async () => {
+  it('exactly the documented routes are declared enrollment; every other protected route answers 403 Second factor enrollment required, and introspection inactive (V6.3.3)', async () => {
     const clock = new TestClock();
-    const t = await buildTestApp({}, { clock });
+    const serviceKeys = new MemoryServiceKeys();
+    const rawServiceKey = (await serviceKeyManager(serviceKeys, clock).create('reporting', ALL_TENANTS)).rawKey;
+    const t = await buildTestApp({}, { clock, serviceKeys });
     const protectedRoutes = t.assembly.routes.filter((route) => route.group === 'protected');
     const declared = protectedRoutes.filter((route) => route.enrollment).map((route) => `${route.method.toUpperCase()} ${route.path}`);
     expect(declared.sort()).toEqual([...ENROLLMENT_ROUTES].sort());
@@ -105,6 +110,10 @@ describe('which routes an enrollment session opens', () => {
       const path = route.path.replace(/:\w+/g, '00000000-0000-4000-8000-000000000000');
       expectError(await request(t.app)[route.method](path).set(bearer(member)).send({}), 403, 'Second factor enrollment required');
     }
+    // Nor does it open anything at a verifying service: introspection answers it inactive.
+    const introspect = (token: string) => request(t.app).post(`${AUTH}/introspect`).set('x-service-key', rawServiceKey).send({ token });
+    expect((await introspect(member.token)).body.active).toBe(false);
+    expect((await introspect(full.body.token as string)).body).toMatchObject({ active: true, amr: ['pwd', 'otp', 'mfa'] });
     await t.assembly.close();
   });
 });
