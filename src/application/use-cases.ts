@@ -1,4 +1,6 @@
 import type { Authenticate } from './authentication/authenticate';
+import type { SecondFactorOptions } from './mfa/second-factor-options';
+import type { ManageTenantSecurity } from './mfa/tenant-security';
 import type { GetAccount } from './account/get-account';
 import type { AuthenticateService } from './authentication/authenticate-service';
 import type { ChangeMemberRole } from './members/change-member-role';
@@ -85,6 +87,10 @@ export interface UseCases {
   readonly passkeySignIn: PasskeySignIn;
   /** Not a route of its own yet: the passkey second factor, and the options for it (login/mfa/passkey/options). */
   readonly passkeyFactor: PasskeyFactor;
+  /** Passkey assertion options for the second step of a sign-in or a reset. */
+  readonly secondFactorOptions: SecondFactorOptions;
+  /** A tenant's second-factor policy (GET and PATCH /tenant/security). */
+  readonly tenantSecurity: ManageTenantSecurity;
   /** Not a request of its own: what a route declared `recentAuth` runs before its handler. */
   readonly requireRecentAuthentication: RequireRecentAuthentication;
   readonly listAuditEvents: ListAuditEvents;

@@ -55,7 +55,9 @@ import { SessionBook } from '../application/sessions/session-book';
 import { RegisterPasskey } from '../application/passkeys/register-passkey';
 import { ManagePasskeys } from '../application/passkeys/manage-passkeys';
 import { PasskeySignIn } from '../application/passkeys/passkey-sign-in';
-import { PasskeyFactor } from '../application/mfa/passkey-factor';
+import { PasskeyFactor, removeAllPasskeys } from '../application/mfa/passkey-factor';
+import { SecondFactorOptions } from '../application/mfa/second-factor-options';
+import { ManageTenantSecurity } from '../application/mfa/tenant-security';
 import type { WebAuthnCeremonies } from '../application/ports/webauthn';
 import type { ModuleAuditAction } from '../domain/audit-event';
 import type { AuthenticatorCodes } from '../application/ports/authenticator-codes';
@@ -181,11 +183,13 @@ export async function buildUseCases(storage: Storage, services: Services, policy
   // Every kind of second factor, one entry each: sign-in, a reset and an admin's removal ask this list.
   const { authenticatorCodes: codes, factorSecrets, secondFactorThrottle } = services;
   const recoveryCodes = new RecoveryCodes({ ids, secrets, clock });
+  const passkeyFactor = new PasskeyFactor({ repos, webauthn: services.webauthn, ids, clock });
   const factors = new SecondFactors(
-    [new AuthenticatorAppCheck({ codes, factorSecrets, clock }), recoveryCodes],
+    [new AuthenticatorAppCheck({ codes, factorSecrets, clock }), recoveryCodes, passkeyFactor],
     [
       async (tx, owner) => ((await tx.totpFactors.deleteOf(owner.tenantId, owner.userId)) ? 1 : 0),
       async (tx, owner) => tx.recoveryCodes.deleteAllOf(owner.tenantId, owner.userId),
+      removeAllPasskeys,
     ],
   );
   return {
@@ -239,7 +243,9 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     registerPasskey: new RegisterPasskey(passkeyDeps),
     managePasskeys: new ManagePasskeys(passkeyDeps),
     passkeySignIn: new PasskeySignIn({ ...passkeyDeps, tokens, sessions, deviceProofs }),
-    passkeyFactor: new PasskeyFactor({ repos, webauthn: services.webauthn, ids, clock }),
+    passkeyFactor,
+    secondFactorOptions: new SecondFactorOptions({ repos, emailTokens, factors, passkeyFactor }),
+    tenantSecurity: new ManageTenantSecurity({ repos, unitOfWork, factors, sessions, trail }),
     reauthenticate: new Reauthenticate({ repos, hasher, secrets, throttle: loginThrottle, clock, reauthWindowSeconds }),
     requireRecentAuthentication: new RequireRecentAuthentication({ credentials, clock, reauthWindowSeconds }),
     getAccount: new GetAccount({ users: repos.users, tenants: repos.tenants }),

@@ -38,6 +38,8 @@ export const AUDIT_ACTIONS = [
   'mfa.recovery_codes_regenerated',
   'mfa.recovery_code_used',
   'mfa.failed',
+  // A tenant's second-factor policy changed (from, to, and who was signed out by it).
+  'tenant.security_changed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -299,3 +299,18 @@ export class SecondFactorsNotConfigured extends DomainError {
   readonly code = 'SECOND_FACTORS_NOT_CONFIGURED';
   constructor() { super('Second factors are not configured'); }
 }
+
+/**
+ * A sign-in under a tenant's `required` policy that used no second factor opens only the routes
+ * that let the member enroll one (a route declares `enrollment`); every other route answers this.
+ */
+export class SecondFactorEnrollmentRequired extends DomainError {
+  readonly code = 'SECOND_FACTOR_ENROLLMENT_REQUIRED';
+  constructor() { super('Second factor enrollment required'); }
+}
+
+/** Under a `required` policy, creating an API key (or requiring factors) needs a session that used a second factor. */
+export class SecondFactorSessionRequired extends DomainError {
+  readonly code = 'SECOND_FACTOR_SESSION_REQUIRED';
+  constructor() { super('A session signed in with a second factor is required'); }
+}

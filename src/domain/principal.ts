@@ -13,4 +13,9 @@ export interface Principal {
    * token without one, `["api_key"]` for an API key. Authenticate always sets it.
    */
   readonly amr?: readonly Amr[] | undefined;
+  /**
+   * A session that used no second factor in a tenant that requires one (the token's `mfa_enroll`
+   * claim): only routes declared `enrollment` admit it.
+   */
+  readonly enrollmentOnly?: boolean | undefined;
 }

@@ -85,3 +85,20 @@ export function base32OfHex(hex: string): string {
 export function passwordAnd(second: 'otp' | 'recovery_code' | 'passkey'): Amr[] {
   return ['pwd', second, 'mfa'];
 }
+
+/** A tenant's second-factor policy: `required` makes every sign-in without one an enrollment session. */
+export const MFA_POLICIES = ['optional', 'required'] as const;
+export type MfaPolicy = (typeof MFA_POLICIES)[number];
+
+/** Whether a session of this amr used a second factor (two factors, or a passkey that verified its user). */
+export function usedSecondFactor(amr: readonly Amr[]): boolean {
+  return amr.includes('mfa');
+}
+
+/**
+ * Whether a sign-in with this amr, in a tenant with this policy, opens only the enrollment routes:
+ * under `required`, any sign-in that used no second factor.
+ */
+export function isEnrollmentOnly(policy: MfaPolicy, amr: readonly Amr[]): boolean {
+  return policy === 'required' && !usedSecondFactor(amr);
+}

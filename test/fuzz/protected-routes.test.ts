@@ -88,6 +88,7 @@ describe('fuzz: protected routes', () => {
         const seen = { status: answer.status, error: answer.status >= 400 ? bodyOf(answer).error : undefined };
         // The role check comes before the body is read: a lower role learns nothing about the body.
         if (call.strict && call.minimum === 'admin' && lowRole) expect(seen).toEqual({ status: 403, error: 'Requires admin role or higher' });
+        if (call.strict && call.minimum === 'owner' && caller.role !== 'owner') expect(seen).toEqual({ status: 403, error: 'Requires owner role or higher' });
         // Another tenant's invite: not found, whatever else the request says.
         const inviteTenant = call.method === 'DELETE' ? tenantOfInvite.get(call.path.slice(call.path.lastIndexOf('/') + 1)) : undefined;
         if (call.strict && !lowRole && inviteTenant !== undefined && inviteTenant !== caller.tenantId) {
@@ -112,6 +113,7 @@ describe('fuzz: protected routes', () => {
         const seen = { status: answer.status, error: answer.status >= 400 ? bodyOf(answer).error : undefined };
         if (role === null) expect(seen).toEqual({ status: 401, error: 'Invalid or expired token' });
         else if (call.minimum === 'admin' && role !== 'owner' && role !== 'admin') expect(seen).toEqual({ status: 403, error: 'Requires admin role or higher' });
+        else if (call.minimum === 'owner' && role !== 'owner') expect(seen).toEqual({ status: 403, error: 'Requires owner role or higher' });
         else if (call.method === 'GET' && call.path.endsWith('/me')) expect(answer.status).toBe(200);
       });
       fc.pre(res !== null);

@@ -7,8 +7,8 @@ export const AUTH = '/api/v1/auth';
 export interface ProtectedCall {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
-  /** The route's minimum role (docs/contract.md, "Routes"); null for "any authenticated". */
-  readonly minimum: 'admin' | null;
+  /** The route's minimum role (docs/contract.md, "Routes"; the tenant's policy is the owner's); null for "any authenticated". */
+  readonly minimum: 'owner' | 'admin' | null;
   readonly strict: boolean;
 }
 
@@ -46,6 +46,9 @@ export function protectedCalls(realInviteIds: readonly string[], loose = false):
     fc.constant<ProtectedCall>({ method: 'POST', path: `${AUTH}/email/change`, minimum: null, strict: true }),
     fc.constant<ProtectedCall>({ method: 'GET', path: `${AUTH}/mfa`, minimum: null, strict: true }),
     fc.constant<ProtectedCall>({ method: 'POST', path: `${AUTH}/mfa/totp/confirm`, minimum: null, strict: true }),
+    // No fuzzed caller used a second factor, so a PATCH never switches the policy.
+    fc.constant<ProtectedCall>({ method: 'GET', path: `${AUTH}/tenant/security`, minimum: 'owner', strict: true }),
+    fc.constant<ProtectedCall>({ method: 'PATCH', path: `${AUTH}/tenant/security`, minimum: 'owner', strict: true }),
     onUnknownId('DELETE', 'api-keys'),
     onUnknownId('PATCH', 'members'),
     onUnknownId('DELETE', 'members'),

@@ -67,15 +67,16 @@ function outlivesOurLifetime(payload: { exp: number; iat?: unknown }, nowSeconds
   return payload.iat > nowSeconds + CLOCK_SKEW_SECONDS || payload.exp - payload.iat > LIFETIME_SECONDS + CLOCK_SKEW_SECONDS;
 }
 
-function isClaims(payload: unknown): payload is TokenClaims & { exp: number; iat?: unknown; sid?: string } {
+function isClaims(payload: unknown): payload is TokenClaims & { exp: number; iat?: unknown; sid?: string; mfa_enroll?: true } {
   if (typeof payload !== 'object' || payload === null) return false;
   const p = payload as Record<string, unknown>;
   // Absent in tokens issued before the claim existed; present, it must be a version we could have issued.
   const version = p.authVersion === undefined || (Number.isSafeInteger(p.authVersion) && (p.authVersion as number) >= 0);
   const session = p.sid === undefined || typeof p.sid === 'string';
   const amr = p.amr === undefined || isAmrList(p.amr);
+  const enroll = p.mfa_enroll === undefined || p.mfa_enroll === true;
   return typeof p.tenantId === 'string' && typeof p.userId === 'string' && typeof p.email === 'string'
-    && typeof p.role === 'string' && typeof p.exp === 'number' && version && session && amr;
+    && typeof p.role === 'string' && typeof p.exp === 'number' && version && session && amr && enroll;
 }
 
 interface HeldKey {
@@ -149,10 +150,10 @@ export class JwtTokenService implements TokenService {
   }
 
   issue(claims: TokenClaims): string {
-    const { tenantId, userId, email, role, authVersion, sessionId, amr } = claims;
+    const { tenantId, userId, email, role, authVersion, sessionId, amr, enrollmentOnly } = claims;
     const payload = {
       tenantId, userId, email, role, ...(authVersion === undefined ? {} : { authVersion }), ...(sessionId === undefined ? {} : { sid: sessionId }),
-      ...(amr === undefined ? {} : { amr: [...amr] }),
+      ...(amr === undefined ? {} : { amr: [...amr] }), ...(enrollmentOnly ? { mfa_enroll: true } : {}),
     };
     return jwt.sign(payload, this.signing.key, { algorithm: ALGORITHM, expiresIn: LIFETIME, keyid: this.signing.id });
   }
@@ -195,10 +196,10 @@ export class JwtTokenService implements TokenService {
       if (!isClaims(payload)) return null; // a signed token without our claims, or without expiry
       // Checked once per token (a cached token is not checked again): never on the hot path.
       if (outlivesOurLifetime(payload, Math.floor(Date.now() / 1000))) return null;
-      const { tenantId, userId, email, role, authVersion, sid, amr, exp } = payload;
+      const { tenantId, userId, email, role, authVersion, sid, amr, mfa_enroll: enroll, exp } = payload;
       const claims: TokenClaims = Object.freeze({
         tenantId, userId, email, role, ...(authVersion === undefined ? {} : { authVersion }), ...(sid === undefined ? {} : { sessionId: sid }),
-        ...(amr === undefined ? {} : { amr: Object.freeze([...amr]) }),
+        ...(amr === undefined ? {} : { amr: Object.freeze([...amr]) }), ...(enroll === true ? { enrollmentOnly: true as const } : {}),
       });
       const entry: VerifiedToken = { claims, exp };
       this.verified.set(digest, entry);

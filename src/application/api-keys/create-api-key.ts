@@ -1,4 +1,6 @@
 import { API_KEY_RANDOM_BYTES, apiKeyExpiry, apiKeyLookupPrefix, composeApiKey } from '../../domain/api-key';
+import { SecondFactorSessionRequired } from '../../domain/errors';
+import { PASSWORD_AMR, usedSecondFactor } from '../../domain/second-factor';
 import type { Principal } from '../../domain/principal';
 import { assertRoleAtLeast } from '../../domain/role';
 import { normalizeVisibleText } from '../../domain/visible-text';
@@ -55,6 +57,11 @@ export class CreateApiKey {
     const expiresAt = apiKeyExpiry(now, input.expiresInDays);
     await unitOfWork.run(async (tx) => {
       await holdCaller(tx.users, caller, 'admin');
+      // A key outlives the session that made it: where the tenant requires a second factor, only a
+      // session that used one may make a key (another key may not).
+      if (!usedSecondFactor(caller.amr ?? PASSWORD_AMR) && (await tx.tenants.mfaPolicy(caller.tenantId)) === 'required') {
+        throw new SecondFactorSessionRequired();
+      }
       await tx.apiKeys.create({
         id,
         tenantId: caller.tenantId,

@@ -86,9 +86,10 @@ export class Authenticate {
     const amr = claims.amr ?? PASSWORD_AMR;
     // The claims as given: every role change raises the auth version, so a token this service issued
     // at the member's current version carries the member's current role.
-    if (sessionId === undefined) return { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt', amr };
+    const enrollment = claims.enrollmentOnly ? { enrollmentOnly: true } : {};
+    if (sessionId === undefined) return { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt', amr, ...enrollment };
     await this.checkSession(claims.tenantId, claims.userId, sessionId);
-    return { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt', sessionId, amr };
+    return { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt', sessionId, amr, ...enrollment };
   }
 
   /** Live, the member's, and not idle (V7.3.1); its use is then recorded. */

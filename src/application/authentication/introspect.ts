@@ -89,6 +89,9 @@ export class Introspect {
     const { tenantId, userId, role, method, sessionId } = principal;
     const amr = principal.amr ?? PASSWORD_AMR;
     if (!scopeCovers(caller.scope, tenantId)) return inactive;
+    // An enrollment session (a tenant that requires a second factor, a sign-in without one) opens
+    // nothing at a verifying service: only this service's enrollment routes.
+    if (principal.enrollmentOnly) return inactive;
     if (request.apiKey === undefined) {
       const expiresAt = this.deps.tokens.expiresAt(request.token);
       return sessionId === undefined

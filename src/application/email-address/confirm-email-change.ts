@@ -7,6 +7,8 @@ import type { Repositories } from '../ports/repositories';
 import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
 import type { SessionBook } from '../sessions/session-book';
+import { enrollmentClaim } from '../mfa/enrollment-sessions';
+import { PASSWORD_AMR } from '../../domain/second-factor';
 
 export interface ConfirmEmailChangeResult {
   readonly token: string;
@@ -73,6 +75,7 @@ export class ConfirmEmailChange {
     const { user: member, sessionId } = changed;
     const token = tokens.issue({
       tenantId: member.tenantId, userId: member.id, email: member.email, role: member.role, authVersion: member.authVersion, sessionId,
+      ...await enrollmentClaim(repos, member.tenantId, PASSWORD_AMR),
     });
     return { token, expiresIn: tokens.expiresIn };
   }

@@ -17,6 +17,7 @@ import type { UnitOfWork } from '../ports/unit-of-work';
 import type { SessionBook } from '../sessions/session-book';
 import type { LoginResult } from './login';
 import { postNewSignInNotice } from './new-sign-in-notice';
+import { enrollmentClaim } from '../mfa/enrollment-sessions';
 
 export interface CompleteSignInInput {
   readonly mfaToken: unknown;
@@ -107,7 +108,7 @@ export class CompleteSignIn {
     const member = await repos.users.findById(user.tenantId, user.id) ?? user;
     const token = tokens.issue({
       tenantId: member.tenantId, userId: member.id, email: member.email, role: member.role, authVersion: member.authVersion,
-      sessionId: done.sessionId, amr: done.amr,
+      sessionId: done.sessionId, amr: done.amr, ...await enrollmentClaim(repos, member.tenantId, done.amr),
     });
     return { token, expiresIn: tokens.expiresIn, deviceProof: deviceProofs.issue(accountKey, device ?? undefined) };
   }

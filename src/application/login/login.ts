@@ -11,6 +11,7 @@ import type { Repositories, UserRepository } from '../ports/repositories';
 import type { EmailTokens } from '../mail/email-tokens';
 import type { SecondFactors } from '../mfa/second-factors';
 import { postNewSignInNotice } from './new-sign-in-notice';
+import { enrollmentClaim } from '../mfa/enrollment-sessions';
 import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
@@ -124,6 +125,7 @@ export class Login {
     });
     const token = tokens.issue({
       tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion, sessionId, amr: PASSWORD_AMR,
+      ...await enrollmentClaim(this.deps.repos, user.tenantId, PASSWORD_AMR),
     });
     return { token, expiresIn: tokens.expiresIn, deviceProof: this.deps.deviceProofs.issue(accountKey, device ?? undefined) };
   }

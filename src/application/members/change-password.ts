@@ -13,6 +13,7 @@ import type { UnitOfWork } from '../ports/unit-of-work';
 import type { Clock } from '../ports/clock';
 import type { Postbox } from '../mail/postbox';
 import type { SessionBook } from '../sessions/session-book';
+import { enrollmentClaim } from '../mfa/enrollment-sessions';
 import { PASSWORD_AMR } from '../../domain/second-factor';
 
 export interface ChangePasswordInput {
@@ -95,11 +96,12 @@ export class ChangePassword {
       throw new CurrentPasswordIncorrect();
     }
 
+    // The session kept is the caller's own, authenticated as it was; a new one proved the password.
+    const amr = caller.method === 'jwt' && caller.sessionId !== undefined ? caller.amr ?? PASSWORD_AMR : PASSWORD_AMR;
     const token = tokens.issue({
       tenantId: changed.tenantId, userId: changed.id, email: changed.email, role: changed.role, authVersion: changed.authVersion,
       sessionId: changed.sessionId,
-      // The session kept is the caller's own, authenticated as it was; a new one proved the password.
-      amr: caller.method === 'jwt' && caller.sessionId !== undefined ? caller.amr ?? PASSWORD_AMR : PASSWORD_AMR,
+      amr, ...await enrollmentClaim(repos, changed.tenantId, amr),
     });
     return { token, expiresIn: tokens.expiresIn };
   }

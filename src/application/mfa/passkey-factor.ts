@@ -55,3 +55,12 @@ export class PasskeyFactor implements SecondFactorCheck {
     });
   }
 }
+
+/** Takes away every passkey of a member, inside the caller's unit of work; returns how many (an admin's removal of their factors). */
+export async function removeAllPasskeys(tx: Repositories, owner: FactorOwner): Promise<number> {
+  let count = 0;
+  for (const passkey of await tx.passkeys.listOf(owner.tenantId, owner.userId)) {
+    if (await tx.passkeys.remove(owner.tenantId, owner.userId, passkey.id)) count += 1;
+  }
+  return count;
+}

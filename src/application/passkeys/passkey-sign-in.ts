@@ -7,6 +7,8 @@ import type { DeviceProof, DeviceProofs } from '../ports/device-proofs';
 import type { SessionBook } from '../sessions/session-book';
 import type { TokenService } from '../ports/token-service';
 import { ceremonyExpiry, type PasskeyDeps } from './passkey-deps';
+import type { Amr } from '../../domain/second-factor';
+import { enrollmentClaim } from '../mfa/enrollment-sessions';
 
 export interface PasskeySignInOptions {
   /** The ceremony's handle: the client sends it back with the assertion. */
@@ -17,11 +19,8 @@ export interface PasskeySignInOptions {
 export interface PasskeySignInResult {
   readonly token: string;
   readonly expiresIn: string;
-  /**
-   * How the session was authenticated: a passkey whose authenticator verified its user counts as
-   * both factors. Sessions and tokens do not record it yet (see the AMR note in execute).
-   */
-  readonly amr: readonly string[];
+  /** How the session was authenticated: a passkey whose authenticator verified its user counts as both factors. */
+  readonly amr: readonly Amr[];
   /** The client's proof of this device for later sign-ins, as a password login hands it. */
   readonly deviceProof: DeviceProof;
 }
@@ -71,9 +70,9 @@ export class PasskeySignIn {
     const user = await repos.users.findById(passkey.tenantId, passkey.userId);
     if (!user) return this.refuse(origin, null, 'unknown_credential');
 
-    // AMR: ["passkey", "mfa"] when the authenticator verified its user, else ["passkey"]. Once
-    // sessions record how they were authenticated, pass it to SessionBook.start and the token here.
-    const amr = verified.userVerified ? ['passkey', 'mfa'] : ['passkey'];
+    // The authenticator verified its user (a PIN, a biometric): something held and something known or
+    // been, both factors. Otherwise the passkey alone.
+    const amr: Amr[] = verified.userVerified ? ['passkey', 'mfa'] : ['passkey'];
     // The key a password login proves the device for: the same proof counts for both ways in.
     const accountKey = secrets.sha256Hex(normalizeEmail(user.email));
     const device = input.deviceProof === undefined ? null : deviceProofs.verify(input.deviceProof, accountKey);
@@ -90,11 +89,12 @@ export class PasskeySignIn {
       if (!recorded) return null;
       await tx.auditEvents.append(succeeded);
       if (device === null) await postNewSignInNotice(postbox, clock, tx, user, succeeded, origin);
-      return sessions.start(tx, { tenantId: user.tenantId, userId: user.id }, 'passkey', origin);
+      return sessions.start(tx, { tenantId: user.tenantId, userId: user.id }, 'passkey', origin, amr);
     });
     if (sessionId === null) return this.refuse(origin, passkey, 'counter_moved');
     const token = tokens.issue({
-      tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion, sessionId,
+      tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion, sessionId, amr,
+      ...await enrollmentClaim(repos, user.tenantId, amr),
     });
     return { token, expiresIn: tokens.expiresIn, amr, deviceProof: deviceProofs.issue(accountKey, device ?? undefined) };
   }

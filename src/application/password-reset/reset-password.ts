@@ -15,6 +15,7 @@ import type { UnitOfWork } from '../ports/unit-of-work';
 import type { NewPasswordCheck } from '../passwords/new-password-check';
 import type { SessionBook } from '../sessions/session-book';
 import type { User } from '../../domain/user';
+import { enrollmentClaim } from '../mfa/enrollment-sessions';
 
 export interface ResetPasswordInput {
   readonly token: unknown;
@@ -106,6 +107,7 @@ export class ResetPassword {
     const { user: member, sessionId, amr } = changed;
     const token = tokens.issue({
       tenantId: member.tenantId, userId: member.id, email: member.email, role: member.role, authVersion: member.authVersion, sessionId, amr,
+      ...await enrollmentClaim(repos, member.tenantId, amr),
     });
     return { token, expiresIn: tokens.expiresIn };
   }

@@ -6,7 +6,7 @@ import type { AuditEventRepository } from './audit-events';
 import type { SigningKeyRecordRepository } from './signing-key-records';
 import type { Invite, InviteSummary } from '../../domain/invite';
 import type { Session, SessionEnding } from '../../domain/session';
-import type { RecoveryCode, TotpFactor } from '../../domain/second-factor';
+import type { MfaPolicy, RecoveryCode, TotpFactor } from '../../domain/second-factor';
 import type { InvitableRole, Role } from '../../domain/role';
 import type { Tenant } from '../../domain/tenant';
 import type { User } from '../../domain/user';
@@ -28,6 +28,10 @@ export interface TenantRepository {
    * It does not hold back work that only adds rows naming the tenant (a signup, an invite, a key).
    */
   lockMembership(tenantId: string): Promise<boolean>;
+  /** The tenant's second-factor policy; null when there is no such tenant. */
+  mfaPolicy(tenantId: string): Promise<MfaPolicy | null>;
+  /** Sets the tenant's second-factor policy; false when there is no such tenant. */
+  setMfaPolicy(tenantId: string, policy: MfaPolicy): Promise<boolean>;
 }
 
 export interface UserRepository {
@@ -66,6 +70,8 @@ export interface UserRepository {
    * a committed change from the storage itself: see Storage.afterCommit and migration 0005.)
    */
   changeRole(tenantId: string, userId: string, role: Role): Promise<boolean>;
+  /** Raises the auth version alone: every token issued to the member before is refused (a policy that now requires what they lack). */
+  raiseAuthVersion(tenantId: string, userId: string): Promise<boolean>;
   /**
    * Sets a new password only while the stored hash is still `change.from` (the one the caller's
    * current password was verified against), and returns the member as stored after the change: a

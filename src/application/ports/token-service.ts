@@ -14,6 +14,11 @@ export interface TokenClaims {
   readonly sessionId?: string | undefined;
   /** How the session was authenticated (the JWT's `amr`); absent in older tokens and tokens without a session. */
   readonly amr?: readonly Amr[] | undefined;
+  /**
+   * A sign-in that used no second factor in a tenant that requires one (the JWT's `mfa_enroll`):
+   * the token opens only the routes that enroll a factor. Absent otherwise.
+   */
+  readonly enrollmentOnly?: true | undefined;
 }
 
 export interface TokenService {

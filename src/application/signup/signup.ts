@@ -17,6 +17,7 @@ import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
 import { postVerificationLink, type VerificationLinkDeps } from '../email-address/verification-link';
 import type { SessionBook } from '../sessions/session-book';
+import { enrollmentClaim } from '../mfa/enrollment-sessions';
 import { PASSWORD_AMR } from '../../domain/second-factor';
 
 export interface SignupInput {
@@ -106,6 +107,7 @@ export class Signup {
 
     const token = tokens.issue({
       tenantId: joined.tenantId, userId, email, role: joined.role, authVersion: INITIAL_AUTH_VERSION, sessionId: joined.sessionId, amr: PASSWORD_AMR,
+      ...await enrollmentClaim(repos, joined.tenantId, PASSWORD_AMR),
     });
     const deviceProof = this.deps.deviceProofs.issue(this.deps.secrets.sha256Hex(email));
     return { token, tenantId: joined.tenantId, expiresIn: tokens.expiresIn, deviceProof };

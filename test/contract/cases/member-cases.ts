@@ -45,6 +45,42 @@ export function describeMemberCases(storage: StorageGetter): void {
       expect(await repos.users.findById(b.tenant.id, b.user.id)).toEqual(b.user);
     });
 
+    test('raiseAuthVersion raises the auth version alone, in its own tenant only', async () => {
+      const { repos } = storage();
+      const a = await seedTenant(repos, 'admin');
+      const b = await seedTenant(repos);
+
+      expect(await repos.users.raiseAuthVersion(a.tenant.id, a.user.id)).toBe(true);
+      expect(await repos.users.findAuthState(a.tenant.id, a.user.id)).toMatchObject({ role: 'admin', authVersion: 1 });
+      expect(await repos.users.findById(a.tenant.id, a.user.id)).toEqual({ ...a.user, authVersion: 1 });
+
+      expect(await repos.users.raiseAuthVersion(a.tenant.id, b.user.id)).toBe(false);
+      expect(await repos.users.raiseAuthVersion(a.tenant.id, 'not-a-uuid')).toBe(false);
+      expect(await repos.users.findById(b.tenant.id, b.user.id)).toEqual(b.user);
+    });
+
+    test('a tenant\'s second-factor policy is optional until set, set per tenant, and kept through a rolled-back run only as before', async () => {
+      const { repos, unitOfWork } = storage();
+      const a = await seedTenant(repos);
+      const b = await seedTenant(repos);
+
+      expect(await repos.tenants.mfaPolicy(a.tenant.id)).toBe('optional');
+      expect(await repos.tenants.setMfaPolicy(a.tenant.id, 'required')).toBe(true);
+      expect(await repos.tenants.mfaPolicy(a.tenant.id)).toBe('required');
+      expect(await repos.tenants.mfaPolicy(b.tenant.id)).toBe('optional');
+      await expect(unitOfWork.run(async (tx) => {
+        await tx.tenants.setMfaPolicy(a.tenant.id, 'optional');
+        throw new Error('undone');
+      })).rejects.toThrow('undone');
+      expect(await repos.tenants.mfaPolicy(a.tenant.id)).toBe('required');
+      expect(await repos.tenants.findById(a.tenant.id)).toEqual(a.tenant);
+
+      expect(await repos.tenants.mfaPolicy(randomUUID())).toBeNull();
+      expect(await repos.tenants.mfaPolicy('not-a-uuid')).toBeNull();
+      expect(await repos.tenants.setMfaPolicy(randomUUID(), 'required')).toBe(false);
+      expect(await repos.tenants.setMfaPolicy('not-a-uuid', 'required')).toBe(false);
+    });
+
     test('changePassword replaces the hash and answers the member as stored after it; a rehash keeps the version', async () => {
       const { repos } = storage();
       const { tenant, user } = await seedTenant(repos);

@@ -59,4 +59,6 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   AUTHENTICATOR_APP_NOT_ENROLLED: { status: 404 },
   SECOND_FACTOR_NOT_ENROLLED: { status: 409 },
   SECOND_FACTORS_NOT_CONFIGURED: { status: 503 },
+  SECOND_FACTOR_ENROLLMENT_REQUIRED: { status: 403 },
+  SECOND_FACTOR_SESSION_REQUIRED: { status: 403 },
 };

@@ -75,12 +75,12 @@ export function identityRoutes(useCases: UseCases): Route[] {
       },
     }),
     route({
-      method: 'get', path: `${AUTH_BASE}/me`, group: 'protected',
+      method: 'get', path: `${AUTH_BASE}/me`, group: 'protected', enrollment: true,
       handle: ({ principal: { tenantId, userId, role } }) => json(200, { tenant_id: tenantId, user_id: userId, role }),
     }),
     route({
       // /me keeps the contract's three fields; what a person is shown of themselves is here.
-      method: 'get', path: `${AUTH_BASE}/account`, group: 'protected',
+      method: 'get', path: `${AUTH_BASE}/account`, group: 'protected', enrollment: true,
       handle: async ({ principal }) => {
         const account = await useCases.getAccount.execute(principal);
         return json(200, {
@@ -176,7 +176,7 @@ export function identityRoutes(useCases: UseCases): Route[] {
       method: 'post', path: `${AUTH_BASE}/password/reset`, group: 'public', limit: 'recovery', body: ResetPasswordBody,
       handle: async ({ body, origin }) => {
         const result = await useCases.resetPassword.execute({
-          token: body.token, password: body.password, proofs: { totp: body.code, recovery_code: body.recovery_code },
+          token: body.token, password: body.password, proofs: { totp: body.code, recovery_code: body.recovery_code, passkey: body.passkey },
         }, origin);
         return json(200, { token: result.token, expires_in: result.expiresIn });
       },

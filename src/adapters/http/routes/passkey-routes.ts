@@ -19,18 +19,18 @@ function passkeyJson(passkey: Passkey) {
 export function passkeyRoutes(useCases: UseCases): Route[] {
   return [
     route({
-      method: 'post', path: `${AUTH_BASE}/mfa/passkeys/options`, group: 'protected', recentAuth: true,
+      method: 'post', path: `${AUTH_BASE}/mfa/passkeys/options`, group: 'protected', recentAuth: true, enrollment: true,
       handle: async ({ principal }) => json(200, await useCases.registerPasskey.options(principal)),
     }),
     route({
-      method: 'post', path: `${AUTH_BASE}/mfa/passkeys`, group: 'protected', recentAuth: true, body: RegisterPasskeyBody,
+      method: 'post', path: `${AUTH_BASE}/mfa/passkeys`, group: 'protected', recentAuth: true, enrollment: true, body: RegisterPasskeyBody,
       handle: async ({ principal, body, origin }) => {
         const added = await useCases.registerPasskey.execute(principal, body, origin);
         return json(201, { id: added.id, name: added.name, created_at: added.createdAt.toISOString() });
       },
     }),
     route({
-      method: 'get', path: `${AUTH_BASE}/mfa/passkeys`, group: 'protected',
+      method: 'get', path: `${AUTH_BASE}/mfa/passkeys`, group: 'protected', enrollment: true,
       handle: async ({ principal }) => json(200, { passkeys: (await useCases.managePasskeys.list(principal)).map(passkeyJson) }),
     }),
     route({

@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { TLSSocket } from 'node:tls';
 import type { Express } from 'express';
 import proxyAddr from 'proxy-addr';
+import { SecondFactorEnrollmentRequired } from '../../../domain/errors';
 import { assertRoleAtLeast } from '../../../domain/role';
 import { readJsonBody } from '../body/json-body';
 import { validatedInstance, shownName } from '../body/validate-body';
@@ -120,6 +121,7 @@ export class RouteTable {
     const { groups, limiters } = this.options;
     const group = groups[route.group];
     const steps: NodeHandler[] = [mark(route), ...group.guards];
+    if (route.group === 'protected' && !route.enrollment) steps.push(refuseEnrollmentSessions);
     if (route.role) {
       const minimum = route.role;
       steps.push((req, _res, next) => {
@@ -133,6 +135,12 @@ export class RouteTable {
     return { route, handlers: steps, onError: group.onError };
   }
 }
+
+/** Before the role check: a session that must enroll a second factor opens only the routes that say so. */
+const refuseEnrollmentSessions: NodeHandler = (req, _res, next) => {
+  if (contextOf(req).principal?.enrollmentOnly) throw new SecondFactorEnrollmentRequired();
+  next();
+};
 
 /** Notes the route's pattern for the log and the metrics, and, when the route wants them, its answers. */
 function mark(route: Route): NodeHandler {

@@ -68,6 +68,12 @@ export interface Route<Body = any, Query = any> { // eslint-disable-line @typesc
    * (403 `Recent authentication required` otherwise; an API key or a token without a session never has).
    */
   readonly recentAuth?: boolean;
+  /**
+   * A `protected` route open to an enrollment session (a sign-in without a second factor in a tenant
+   * that requires one): who the caller is, signing out, and enrolling a factor. Every other
+   * protected route answers such a session 403 `Second factor enrollment required`.
+   */
+  readonly enrollment?: boolean;
   readonly limit?: RouteLimit;
   /** The JSON body's shape: a missing body is `{}`, so validation names the missing fields. */
   readonly body?: new () => Body;

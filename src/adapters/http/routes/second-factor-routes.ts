@@ -1,8 +1,19 @@
 import type { UseCases } from '../../../application/use-cases';
-import { ConfirmAuthenticatorAppBody, LoginSecondFactorBody } from '../body/dto/second-factor-bodies';
+import type { TenantSecurity } from '../../../application/mfa/tenant-security';
+import { ResetPasskeyOptionsBody } from '../body/dto/password-reset-bodies';
+import {
+  ConfirmAuthenticatorAppBody, LoginSecondFactorBody, SecondFactorPasskeyOptionsBody, TenantSecurityBody,
+} from '../body/dto/second-factor-bodies';
 import { deviceProofHeaders, deviceProofOf } from './device-proof-transport';
 import { AUTH_BASE } from './identity-routes';
 import { json, route, type Route } from './route';
+
+function securityJson(security: TenantSecurity) {
+  return {
+    mfa: security.mfa,
+    members_without_factor: security.membersWithoutFactor.map((m) => ({ id: m.id, email: m.email, role: m.role })),
+  };
+}
 
 /**
  * Second factors: the second step of a sign-in (public, in the login limit per address), a
@@ -23,7 +34,23 @@ export function secondFactorRoutes(useCases: UseCases): Route[] {
       },
     }),
     route({
-      method: 'get', path: `${AUTH_BASE}/mfa`, group: 'protected',
+      method: 'post', path: `${AUTH_BASE}/login/mfa/passkey/options`, group: 'public', limit: 'login', body: SecondFactorPasskeyOptionsBody,
+      handle: async ({ body }) => json(200, await useCases.secondFactorOptions.forSignIn(body.mfa_token)),
+    }),
+    route({
+      method: 'post', path: `${AUTH_BASE}/password/reset/passkey/options`, group: 'public', limit: 'recovery', body: ResetPasskeyOptionsBody,
+      handle: async ({ body }) => json(200, await useCases.secondFactorOptions.forReset(body.token)),
+    }),
+    route({
+      method: 'get', path: `${AUTH_BASE}/tenant/security`, group: 'protected', role: 'owner',
+      handle: async ({ principal }) => json(200, securityJson(await useCases.tenantSecurity.get(principal))),
+    }),
+    route({
+      method: 'patch', path: `${AUTH_BASE}/tenant/security`, group: 'protected', role: 'owner', recentAuth: true, body: TenantSecurityBody,
+      handle: async ({ principal, body, origin }) => json(200, securityJson(await useCases.tenantSecurity.set(principal, body.mfa, origin))),
+    }),
+    route({
+      method: 'get', path: `${AUTH_BASE}/mfa`, group: 'protected', enrollment: true,
       handle: async ({ principal }) => {
         const factors = await useCases.getSecondFactors.execute(principal);
         return json(200, {
@@ -33,14 +60,14 @@ export function secondFactorRoutes(useCases: UseCases): Route[] {
       },
     }),
     route({
-      method: 'post', path: `${AUTH_BASE}/mfa/totp`, group: 'protected', recentAuth: true,
+      method: 'post', path: `${AUTH_BASE}/mfa/totp`, group: 'protected', recentAuth: true, enrollment: true,
       handle: async ({ principal, origin }) => {
         const enrolled = await useCases.enrollAuthenticatorApp.execute(principal, origin);
         return json(200, { secret: enrolled.secret, otpauth_uri: enrolled.otpauthUri }, { 'Cache-Control': 'no-store' });
       },
     }),
     route({
-      method: 'post', path: `${AUTH_BASE}/mfa/totp/confirm`, group: 'protected', body: ConfirmAuthenticatorAppBody,
+      method: 'post', path: `${AUTH_BASE}/mfa/totp/confirm`, group: 'protected', enrollment: true, body: ConfirmAuthenticatorAppBody,
       handle: async ({ principal, body, origin }) => {
         const confirmed = await useCases.confirmAuthenticatorApp.execute(principal, body.code, origin);
         return json(200, { recovery_codes: confirmed.recoveryCodes }, { 'Cache-Control': 'no-store' });
@@ -54,7 +81,7 @@ export function secondFactorRoutes(useCases: UseCases): Route[] {
       },
     }),
     route({
-      method: 'post', path: `${AUTH_BASE}/mfa/recovery-codes`, group: 'protected', recentAuth: true,
+      method: 'post', path: `${AUTH_BASE}/mfa/recovery-codes`, group: 'protected', recentAuth: true, enrollment: true,
       handle: async ({ principal, origin }) =>
         json(200, { recovery_codes: await useCases.regenerateRecoveryCodes.execute(principal, origin) }, { 'Cache-Control': 'no-store' }),
     }),

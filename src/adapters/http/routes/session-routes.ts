@@ -38,14 +38,14 @@ export function sessionRoutes(useCases: UseCases): Route[] {
       },
     }),
     route({
-      method: 'post', path: `${AUTH_BASE}/logout`, group: 'protected',
+      method: 'post', path: `${AUTH_BASE}/logout`, group: 'protected', enrollment: true,
       handle: async ({ principal, origin }) => {
         await useCases.logout.execute(principal, origin);
         return { status: 204, bytes: '', contentType: 'text/plain' };
       },
     }),
     route({
-      method: 'post', path: `${AUTH_BASE}/reauthenticate`, group: 'protected', body: ReauthenticateBody,
+      method: 'post', path: `${AUTH_BASE}/reauthenticate`, group: 'protected', enrollment: true, body: ReauthenticateBody,
       handle: async ({ principal, body, origin }) => {
         const recentUntil = await useCases.reauthenticate.execute(principal, body.password, origin);
         return json(200, { recent_until: recentUntil.toISOString() });

@@ -72,6 +72,7 @@ export interface TenantsTable {
   name: string;
   slug: string;
   created_at: Date;
+  mfa_policy: Generated<string>;
 }
 
 export interface UsersTable {

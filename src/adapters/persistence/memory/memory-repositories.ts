@@ -60,6 +60,14 @@ export function memoryRepositories(state: MemoryState): Repositories {
       async lockMembership(tenantId) {
         return state.tenants.has(tenantId);
       },
+      async mfaPolicy(tenantId) {
+        return state.tenants.has(tenantId) ? state.mfaPolicies.get(tenantId) ?? 'optional' : null;
+      },
+      async setMfaPolicy(tenantId, policy) {
+        if (!state.tenants.has(tenantId)) return false;
+        state.mfaPolicies.set(tenantId, policy);
+        return true;
+      },
     },
     users: {
       async create(user) {
@@ -102,6 +110,11 @@ export function memoryRepositories(state: MemoryState): Repositories {
       async changeRole(tenantId, userId, role) {
         const user = member(tenantId, userId);
         if (user) update(user, { role, authVersion: user.authVersion + 1 });
+        return user !== null;
+      },
+      async raiseAuthVersion(tenantId, userId) {
+        const user = member(tenantId, userId);
+        if (user) update(user, { authVersion: user.authVersion + 1 });
         return user !== null;
       },
       async changePassword(tenantId, userId, { from, to }) {

@@ -4,7 +4,7 @@ import type { EmailToken } from '../../../domain/email-token';
 import type { SigningKeyState } from '../../../domain/signing-key-state';
 import type { Invite } from '../../../domain/invite';
 import type { Session } from '../../../domain/session';
-import type { RecoveryCode, TotpFactor } from '../../../domain/second-factor';
+import type { MfaPolicy, RecoveryCode, TotpFactor } from '../../../domain/second-factor';
 import type { ClaimedMail } from '../../../domain/outgoing-mail';
 import type { Tenant } from '../../../domain/tenant';
 import type { User } from '../../../domain/user';
@@ -53,13 +53,15 @@ export interface MemoryState {
   readonly passkeySignIns: Map<string, StoredSignInCeremony>;
   readonly totpFactors: Map<string, TotpFactor>;
   readonly recoveryCodes: Map<string, RecoveryCode>;
+  /** Tenants' second-factor policies, by tenant id; a tenant without an entry is `optional`. */
+  readonly mfaPolicies: Map<string, MfaPolicy>;
 }
 
 export function emptyState(): MemoryState {
   return {
     tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map(), auditEvents: new Map(), emailTokens: new Map(), outbox: new Map(),
     signingKeys: new Map(), sessions: new Map(), totpFactors: new Map(), recoveryCodes: new Map(),
-    passkeys: new Map(), passkeyChallenges: new Map(), passkeySignIns: new Map(),
+    passkeys: new Map(), passkeyChallenges: new Map(), passkeySignIns: new Map(), mfaPolicies: new Map(),
   };
 }
 
@@ -79,6 +81,7 @@ export function snapshot(state: MemoryState): MemoryState {
     passkeySignIns: new Map(state.passkeySignIns),
     totpFactors: new Map(state.totpFactors),
     recoveryCodes: new Map(state.recoveryCodes),
+    mfaPolicies: new Map(state.mfaPolicies),
   };
 }
 

@@ -1,4 +1,4 @@
-import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsEmail, IsObject, IsString, MaxLength, MinLength } from 'class-validator';
 import { OptionalField } from './optional-field';
 import { MAX_EMAIL_LENGTH } from '../../../../domain/email';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../domain/user';
@@ -37,4 +37,19 @@ export class ResetPasswordBody {
   @MaxLength(64)
   @Described('For a member with recovery codes: one of them, used once.', { examples: ['abcd-efgh-ijkl-mnop-qrst-uvwx'] })
   recovery_code?: string;
+
+  @OptionalField()
+  @IsObject()
+  @Described('For a member with a passkey: an assertion answering the challenge of POST /password/reset/passkey/options for this token.')
+  passkey?: object;
+}
+
+/** POST /password/reset/passkey/options: the link's token, only looked at. */
+export class ResetPasskeyOptionsBody {
+  @IsString()
+  @MaxLength(256)
+  @Described('The 64 hexadecimal characters of the link\'s `token`.', {
+    examples: ['9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'],
+  })
+  token!: string;
 }

@@ -1,4 +1,5 @@
-import { IsObject, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsObject, IsString, Matches, MaxLength } from 'class-validator';
+import { MFA_POLICIES, type MfaPolicy } from '../../../../domain/second-factor';
 import { Described } from './described';
 import { OptionalField } from './optional-field';
 
@@ -41,4 +42,21 @@ export class LoginSecondFactorBody {
   @IsObject()
   @Described('A passkey assertion answering the challenge of this sign-in.')
   passkey?: object;
+}
+
+/** POST /login/mfa/passkey/options: the sign-in attempt whose passkey challenge is wanted. */
+export class SecondFactorPasskeyOptionsBody {
+  @IsString()
+  @MaxLength(256)
+  @Described('The `mfa_token` of the 401 `Second factor required` answer to POST /login.', {
+    examples: ['3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f2b4d6a8c0e2f4b6d8a0c2e4f6b8d0a2c'],
+  })
+  mfa_token!: string;
+}
+
+/** PATCH /tenant/security. */
+export class TenantSecurityBody {
+  @IsIn(MFA_POLICIES)
+  @Described('`required`: every member signs in with a second factor; `optional`: each member chooses.', { examples: ['required'] })
+  mfa!: MfaPolicy;
 }

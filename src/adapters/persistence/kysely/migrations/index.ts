@@ -18,6 +18,7 @@ import * as signingKeyRecords from './0016-signing-key-records';
 import * as changeHeadReadable from './0017-change-head-readable';
 import * as authenticatorAppsRecoveryCodesAndSessionAmr from './0018-authenticator-apps-recovery-codes-and-session-amr';
 import * as passkeys from './0019-passkeys';
+import * as tenantMfaPolicy from './0020-tenant-mfa-policy';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -43,6 +44,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0017-change-head-readable': changeHeadReadable,
   '0018-authenticator-apps-recovery-codes-and-session-amr': authenticatorAppsRecoveryCodesAndSessionAmr,
   '0019-passkeys': passkeys,
+  '0020-tenant-mfa-policy': tenantMfaPolicy,
 };
 
 export const migrationProvider: MigrationProvider = {

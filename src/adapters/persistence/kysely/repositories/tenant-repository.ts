@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { TenantRepository } from '../../../../application/ports/repositories';
 import { isUuid } from '../../../../domain/ids';
 import type { Tenant } from '../../../../domain/tenant';
+import type { MfaPolicy } from '../../../../domain/second-factor';
 import type { TenantsTable } from '../schema';
 import type { TenantScope } from '../driver/tenant-scope';
 
@@ -47,6 +48,22 @@ export class KyselyTenantRepository implements TenantRepository {
       db.selectFrom('tenants').select('id').where('id', '=', tenantId).forNoKeyUpdate().executeTakeFirst(),
     );
     return row !== undefined;
+  }
+
+  async mfaPolicy(tenantId: string): Promise<MfaPolicy | null> {
+    if (!isUuid(tenantId)) return null;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      db.selectFrom('tenants').select('mfa_policy').where('id', '=', tenantId).executeTakeFirst(),
+    );
+    return row ? (row.mfa_policy === 'required' ? 'required' : 'optional') : null;
+  }
+
+  async setMfaPolicy(tenantId: string, policy: MfaPolicy): Promise<boolean> {
+    if (!isUuid(tenantId)) return false;
+    const result = await this.scope.forTenant(tenantId, (db) =>
+      db.updateTable('tenants').set({ mfa_policy: policy }).where('id', '=', tenantId).executeTakeFirst(),
+    );
+    return Number(result.numUpdatedRows) > 0;
   }
 }
 

@@ -127,6 +127,10 @@ export class KyselyUserRepository implements UserRepository {
     return (await this.endSessions(tenantId, userId, { role })) !== null;
   }
 
+  async raiseAuthVersion(tenantId: string, userId: string): Promise<boolean> {
+    return (await this.endSessions(tenantId, userId, {})) !== null;
+  }
+
   async changePassword(tenantId: string, userId: string, { from, to }: PasswordHashChange): Promise<User | null> {
     return this.endSessions(tenantId, userId, { password_hash: to }, from);
   }
