@@ -1,4 +1,5 @@
 import { InvalidPasskey } from '../../domain/errors';
+import type { Amr } from '../../domain/second-factor';
 import { isWellFormedCeremonyHandle, PASSKEY_CEREMONY_HANDLE_BYTES, type Passkey } from '../../domain/passkey';
 import { type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import type { SessionBook } from '../sessions/session-book';
@@ -15,10 +16,10 @@ export interface PasskeySignInResult {
   readonly token: string;
   readonly expiresIn: string;
   /**
-   * How the session was authenticated: a passkey whose authenticator verified its user counts as
-   * both factors. Sessions and tokens do not record it yet (see the AMR note in execute).
+   * How the session was authenticated, as the session and the token record it: a passkey whose
+   * authenticator verified its user counts as both factors.
    */
-  readonly amr: readonly string[];
+  readonly amr: readonly Amr[];
 }
 
 export interface PasskeySignInDeps extends PasskeyDeps {
@@ -60,9 +61,9 @@ export class PasskeySignIn {
     const user = await repos.users.findById(passkey.tenantId, passkey.userId);
     if (!user) return this.refuse(origin, null, 'unknown_credential');
 
-    // AMR: ["passkey", "mfa"] when the authenticator verified its user, else ["passkey"]. Once
-    // sessions record how they were authenticated, pass it to SessionBook.start and the token here.
-    const amr = verified.userVerified ? ['passkey', 'mfa'] : ['passkey'];
+    // ["passkey", "mfa"] when the authenticator verified its user (something held and something
+    // known or are), else ["passkey"] alone.
+    const amr: Amr[] = verified.userVerified ? ['passkey', 'mfa'] : ['passkey'];
     const now = clock.now();
     const sessionId = await unitOfWork.run(async (tx) => {
       // The counter read before the check is the one replaced: a second use checked against it loses.
@@ -74,11 +75,11 @@ export class PasskeySignIn {
         tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'login.succeeded', targetId: user.id,
         details: { method: 'passkey', passkey_id: passkey.id, user_verified: verified.userVerified },
       }));
-      return sessions.start(tx, { tenantId: user.tenantId, userId: user.id }, 'passkey', origin);
+      return sessions.start(tx, { tenantId: user.tenantId, userId: user.id }, 'passkey', origin, amr);
     });
     if (sessionId === null) return this.refuse(origin, passkey, 'counter_moved');
     const token = tokens.issue({
-      tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion, sessionId,
+      tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion, sessionId, amr,
     });
     return { token, expiresIn: tokens.expiresIn, amr };
   }
