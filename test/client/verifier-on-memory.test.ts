@@ -188,10 +188,10 @@ describe('the verifier library against Portcullis (memory storage)', () => {
       const app = express().use(ctx.service.auth).get('/principal', (req, res) => { res.json(principalOf(req)); });
       const byToken = await supertest(app).get('/principal').set(bearer(owner));
       expect(byToken.body).toEqual({
-        tenantId: owner.tenantId, userId: owner.userId, role: 'owner', method: 'jwt', sessionId: (jwt.decode(owner.token) as { sid: string }).sid,
+        tenantId: owner.tenantId, userId: owner.userId, role: 'owner', method: 'jwt', sessionId: (jwt.decode(owner.token) as { sid: string }).sid, amr: ['pwd'],
       });
       const byKey = await supertest(app).get('/principal').set(apiKeyHeader(key));
-      expect(byKey.body).toEqual({ tenantId: owner.tenantId, userId: owner.userId, role: 'owner', method: 'api_key' });
+      expect(byKey.body).toEqual({ tenantId: owner.tenantId, userId: owner.userId, role: 'owner', method: 'api_key', amr: ['api_key'] });
     });
 
     it('a password change ends the tokens issued before it', async () => {

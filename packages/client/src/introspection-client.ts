@@ -22,6 +22,8 @@ export type Introspection =
     readonly key_id?: string;
     /** The session a bearer token belongs to; absent for an API key and for a token issued without one. */
     readonly session_id?: string;
+    /** How the caller authenticated; absent from a Portcullis that predates second factors. */
+    readonly amr?: readonly string[];
   };
 
 /** Portcullis could not vouch for a credential: unreachable, too slow, refusing this service, or answering nonsense. */
@@ -39,7 +41,8 @@ function isIntrospection(value: unknown): value is Introspection {
   if (v.active === false) return true;
   return v.active === true && typeof v.tenant_id === 'string' && typeof v.user_id === 'string' && typeof v.role === 'string'
     && (v.method === 'jwt' || v.method === 'api_key') && (v.exp === undefined || typeof v.exp === 'number')
-    && (v.key_id === undefined || typeof v.key_id === 'string') && (v.session_id === undefined || typeof v.session_id === 'string');
+    && (v.key_id === undefined || typeof v.key_id === 'string') && (v.session_id === undefined || typeof v.session_id === 'string')
+    && (v.amr === undefined || (Array.isArray(v.amr) && v.amr.every((value) => typeof value === 'string')));
 }
 
 /** POST /api/v1/auth/introspect, over pooled keep-alive connections (http-transport.ts). */

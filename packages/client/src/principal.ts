@@ -12,6 +12,13 @@ export interface Principal {
    * for an API key, and for a token issued without a session.
    */
   readonly sessionId?: string;
+  /**
+   * How the caller authenticated (RFC 8176 style, as Portcullis records it): `["pwd"]` for a
+   * password, `["pwd", "otp", "mfa"]` with an authenticator app's code, `["passkey", "mfa"]` for a
+   * passkey that verified its user, `["api_key"]` for an API key. `mfa` is present exactly when two
+   * factors were used. Values are strings: a newer Portcullis may add some.
+   */
+  readonly amr: readonly string[];
 }
 
 const principals = new WeakMap<object, Principal>();
