@@ -65,7 +65,7 @@ describe('startTestPortcullis: the kit as a Portcullis over HTTP', () => {
     }
     expect((await introspect({ 'x-service-key': serviceKey })).body)
       .toEqual({
-        active: true, position: 0, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp: expect.any(Number), session_id: owner.sessionId,
+        active: true, position: 0, tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt', exp: expect.any(Number), session_id: owner.sessionId, amr: ['pwd'],
       });
 
     await pc.revokeServiceKey(serviceKey);
