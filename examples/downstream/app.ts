@@ -1,9 +1,10 @@
 import express, { type Express } from 'express';
-import { type PortcullisMiddleware, principalOf, requireRole } from '@portcullis/client';
+import { type PortcullisMiddleware, principalOf, requireMfa, requireRole } from '@portcullis/client';
 
 /**
- * A downstream service: every route behind Portcullis, one of them for admins only. The principal
- * comes from the middleware; the handlers never see a credential.
+ * A downstream service: every route behind Portcullis, one of them for admins only, one for callers
+ * who signed in with a second factor. The principal comes from the middleware; the handlers never
+ * see a credential.
  */
 export function downstreamApp(auth: PortcullisMiddleware): Express {
   const app = express();
@@ -15,6 +16,10 @@ export function downstreamApp(auth: PortcullisMiddleware): Express {
   });
   app.post('/admin-only', requireRole('admin'), (req, res) => {
     res.json({ ok: true, acted_as: principalOf(req).userId });
+  });
+  app.post('/payouts', requireMfa(), (req, res) => {
+    const { userId, amr } = principalOf(req);
+    res.json({ ok: true, acted_as: userId, amr });
   });
   return app;
 }

@@ -17,7 +17,7 @@ function required(name: string): string {
 const auth = portcullis({ url: required('PORTCULLIS_URL'), serviceKey: required('PORTCULLIS_SERVICE_KEY') });
 const port = Number(process.env['PORT'] ?? 4000);
 const server = downstreamApp(auth).listen(port, () => {
-  console.log(`downstream example on http://localhost:${port} (GET /whoami, POST /admin-only)`);
+  console.log(`downstream example on http://localhost:${port} (GET /whoami, POST /admin-only, POST /payouts)`);
 });
 auth.feedReady().then(() => console.log('change feed open: answers are now remembered'), () => undefined);
 

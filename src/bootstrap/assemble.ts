@@ -318,8 +318,9 @@ function loginThrottleOf(
 
 /**
  * Wrong second-factor proofs (a sign-in's second step, a reset's factor) per member: 5 per client
- * address and 10 over every address in 15 minutes, so at most 40 an hour per member wherever they
- * come from (docs/security.md, "Second factors").
+ * address and 10 over every address in 15 minutes, so 40 an hour per member wherever they come
+ * from, and at most 50 in any one hour since the windows are fixed (test/unit/second-factor-guesses.test.ts,
+ * docs/security.md, "Second factors").
  */
 export const SECOND_FACTOR_FAILURES: LoginFailurePolicy = { limit: 5, accountLimit: 10, windowSeconds: 900 };
 

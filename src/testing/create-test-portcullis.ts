@@ -4,7 +4,7 @@ import { ManageServiceKeys } from '../application/service-keys/manage-service-ke
 import type { UseCases } from '../application/use-cases';
 import { MemoryServiceKeys } from '../adapters/persistence/memory/memory-service-keys';
 import { assemble } from '../bootstrap/assemble';
-import { type Config, loadConfig } from '../bootstrap/config';
+import { type Config, DEFAULT_DEVELOPMENT_PUBLIC_URL, loadConfig } from '../bootstrap/config';
 import { type OpenedStorage, openMemoryStorage } from '../bootstrap/database';
 import type { PortcullisModule } from '../bootstrap/modules/portcullis-module';
 import { ALL_TENANTS, namedTenants } from '../domain/service-key';
@@ -44,6 +44,8 @@ export interface TestPortcullisParts {
   readonly app: RequestListener;
   readonly useCases: UseCases;
   readonly clock: TestClock;
+  /** Where the service's people reach it (PUBLIC_URL): the origin the kit's passkeys answer from. */
+  readonly publicUrl: string;
   readonly unexpectedErrors: unknown[];
   readonly serviceKeys: ManageServiceKeys;
   readonly mailbox: TestMailbox;
@@ -82,7 +84,7 @@ export class TestPortcullis extends TestWorld {
   private readonly rotate: (options?: RotateSigningKeyOptions) => SigningKeyIds;
 
   constructor(parts: TestPortcullisParts) {
-    super(parts.useCases, parts.clock);
+    super(parts.useCases, parts.clock, parts.publicUrl);
     this.app = parts.app;
     this.unexpectedErrors = parts.unexpectedErrors;
     this.mailbox = parts.mailbox;
@@ -171,7 +173,8 @@ export async function assembleParts(storage: OpenedStorage, options: TestPortcul
   const serviceKeyStore = storage.serviceKeys instanceof MemoryServiceKeys ? storage.serviceKeys : new MemoryServiceKeys();
   const box = new DevelopmentMailbox({ from: 'Portcullis <portcullis@localhost>', capacity: 1_000, now: () => clock.now() });
   const signingKeys = new RotatingSigningKeys();
-  const service = await assemble(kitConfig(options), {
+  const config = kitConfig(options);
+  const service = await assemble(config, {
     storage: { ...storage, serviceKeys: serviceKeyStore },
     mailer: box,
     clock,
@@ -187,6 +190,7 @@ export async function assembleParts(storage: OpenedStorage, options: TestPortcul
     app: service.listener,
     useCases: service.useCases,
     clock,
+    publicUrl: config.publicUrl ?? DEFAULT_DEVELOPMENT_PUBLIC_URL,
     unexpectedErrors,
     serviceKeys,
     mailbox: new TestMailbox(box, async () => {

@@ -14,12 +14,13 @@ export {
 } from './test-portcullis-server';
 export { TestClock, type Duration } from './test-clock';
 export type { RotateSigningKeyOptions, SigningKeyIds } from './rotating-signing-keys';
+export type { PasskeyOptions, SignInFactor, TestPasskey, TestTotp } from './kit-factors';
 export { SoftwareAuthenticator, type AnswerOptions, type SoftwareCredential } from './software-authenticator';
 export { TestMailbox, type LinkPage, type SentMessage } from './test-mailbox';
 export { InsecureFastPasswordHasherForTestsOnly, InsecureHasherInProductionError, namesProduction } from './insecure-fast-password-hasher';
 export {
   TEST_PASSWORD, testEmail, TestWorld,
-  type ApiKeyHeaders, type ApiKeyOptions, type BearerHeaders, type InviteOptions, type MemberOptions,
+  type ApiKeyHeaders, type ApiKeyOptions, type BearerHeaders, type InviteOptions, type LoginOptions, type MemberOptions,
   type TenantOptions, type TestApiKey, type TestInvite, type TestMember, type TestTenant,
 } from './world';
 export type { Role, InvitableRole } from '../domain/role';

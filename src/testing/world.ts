@@ -4,6 +4,7 @@ import type { Principal } from '../domain/principal';
 import type { InvitableRole, Role } from '../domain/role';
 import type { UseCases } from '../application/use-cases';
 import type { Duration, TestClock } from './test-clock';
+import { KitFactors, type PasskeyOptions, type SignInFactor, type TestPasskey, type TestTotp } from './kit-factors';
 
 /** Headers for a bearer token, ready for `request(app).get(...).set(headers)` (a type, not an interface, so it fits a headers record). */
 export type BearerHeaders = {
@@ -27,6 +28,17 @@ export interface TestMember {
   readonly headers: BearerHeaders;
   /** The session that token belongs to (its `sid`): what `logout` ends, and what introspection names. */
   readonly sessionId: string;
+  /** How that token's sign-in authenticated: `["pwd"]`, `["pwd", "otp", "mfa"]`, `["passkey", "mfa"]`, ... */
+  readonly amr: readonly string[];
+  /** The authenticator app the kit enrolled for the member (enrollTotp, memberWithTotp). */
+  readonly totp?: TestTotp;
+  /** The passkey the kit registered for the member (enrollPasskey, memberWithPasskey). */
+  readonly passkey?: TestPasskey;
+}
+
+export interface LoginOptions {
+  /** How to sign in; by default with the factor the kit enrolled (the app first), else the password alone. */
+  readonly factor?: SignInFactor;
 }
 
 /** A tenant made by signup, with its owner. */
@@ -111,8 +123,12 @@ export class TestWorld {
    * the kit's own once the test has ended that one (logout, endSessions), so the kit goes on acting.
    */
   private readonly actingTokens = new Map<string, string>();
+  private readonly factors: KitFactors;
 
-  constructor(private readonly useCases: UseCases, readonly clock: TestClock) {}
+  /** `origin`: where the service's people reach it (PUBLIC_URL), which passkeys are bound to. */
+  constructor(private readonly useCases: UseCases, readonly clock: TestClock, origin = 'http://localhost:3000') {
+    this.factors = new KitFactors(useCases, clock, origin);
+  }
 
   /** A new tenant with its owner (POST /signup without an invite). */
   async tenant(options: TenantOptions = {}): Promise<TestTenant> {
@@ -157,14 +173,60 @@ export class TestWorld {
     };
   }
 
-  /** A fresh bearer token for the member (POST /login); the object given is updated too. */
-  async login(member: TestMember): Promise<TestMember> {
-    const { token } = await this.useCases.login.execute({ email: member.email, password: member.password });
+  /**
+   * A fresh bearer token for the member, of a new session; the object given is updated too. POST
+   * /login; for a member with an authenticator app the kit enrolled, then POST /login/mfa with the
+   * app's current code (the kit's clock moves to the next 30-second step when the kit already gave
+   * the current one: a code is accepted once); for a member whose only factor the kit made is a
+   * passkey, POST /login/passkey with it instead. `factor` chooses (`password`, `totp`,
+   * `recovery_code`, `passkey`).
+   */
+  async login(member: TestMember, options: LoginOptions = {}): Promise<TestMember> {
+    const token = await this.factors.signIn(member, options.factor);
+    const principal = await this.authenticated(token);
     const record = member as MemberRecord;
     record.token = token;
     record.headers = bearerHeaders(token);
-    record.sessionId = (await this.principalOf(member)).sessionId!;
+    record.sessionId = principal.sessionId!;
+    record.amr = principal.amr ?? ['pwd'];
     return member;
+  }
+
+  /**
+   * Sets up an authenticator app for the member (POST /mfa/totp, confirmed with its current code):
+   * from now on their password alone is not a sign-in. The member object gets `totp` (the secret
+   * and the recovery codes); their token is still that of the sign-in before, whose amr it keeps.
+   */
+  async enrollTotp(member: TestMember): Promise<TestMember> {
+    (member as MemberRecord).totp = await this.factors.enrollTotp(await this.principalOf(member));
+    return member;
+  }
+
+  /** The code the member's app shows on the kit's clock, one the service has not accepted yet (see login). */
+  totpCode(member: TestMember): string {
+    return this.factors.code(member);
+  }
+
+  /**
+   * Registers a passkey for the member, held in a software authenticator (POST /mfa/passkeys).
+   * The member object gets `passkey`; their token is still that of the sign-in before.
+   */
+  async enrollPasskey(member: TestMember, options: PasskeyOptions = {}): Promise<TestMember> {
+    (member as MemberRecord).passkey = await this.factors.enrollPasskey(await this.principalOf(member), options);
+    return member;
+  }
+
+  /** A member with an authenticator app, signed in with their password and a code: amr `["pwd", "otp", "mfa"]`. */
+  async memberWithTotp(tenant: TestTenant, role: Role = 'member', options: MemberOptions = {}): Promise<TestMember> {
+    return this.login(await this.enrollTotp(await this.member(tenant, role, options)));
+  }
+
+  /**
+   * A member with a passkey, signed in with it (no password): amr `["passkey", "mfa"]`, or
+   * `["passkey"]` with `userVerified: false`.
+   */
+  async memberWithPasskey(tenant: TestTenant, role: Role = 'member', options: MemberOptions & PasskeyOptions = {}): Promise<TestMember> {
+    return this.login(await this.enrollPasskey(await this.member(tenant, role, options), options));
   }
 
   /**
@@ -260,7 +322,7 @@ export class TestWorld {
     const principal = await this.authenticated(token);
     return {
       tenantId: principal.tenantId, userId: principal.userId, email, password, role: principal.role as Role, token, headers: bearerHeaders(token),
-      sessionId: principal.sessionId!,
+      sessionId: principal.sessionId!, amr: principal.amr ?? ['pwd'],
     };
   }
 
@@ -288,9 +350,9 @@ export class TestWorld {
       return await this.authenticated(token);
     } catch (error) {
       if (!(error instanceof InvalidToken)) throw error;
-      const renewed = await this.useCases.login.execute({ email: owner.email, password: owner.password });
-      this.actingTokens.set(owner.tenantId, renewed.token);
-      return this.authenticated(renewed.token);
+      const renewed = await this.factors.signIn(owner);
+      this.actingTokens.set(owner.tenantId, renewed);
+      return this.authenticated(renewed);
     }
   }
 }

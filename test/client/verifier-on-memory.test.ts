@@ -1,4 +1,4 @@
-import { portcullis, principalOf, requireMfa } from '@portcullis/client';
+import { portcullis, principalOf } from '@portcullis/client';
 import express from 'express';
 import { ALL_TENANTS } from '../../src/domain/service-key';
 import http from 'node:http';
@@ -12,7 +12,6 @@ import { buildTestApp } from '../support/http-app';
 import { TestClock } from '../../src/testing/test-clock';
 import { TEST_JWT_SECRET } from '../support/test-use-cases';
 import { expectSessionEndsFollowed } from '../support/session-ends';
-import { codeAt, enrollApp, passwordStep } from '../http-db/second-factors-flow';
 import { countingIntrospections, type Downstream, downstream, RunningServer, serviceKeyManager } from '../support/verifier-fixtures';
 
 /** A Portcullis on memory storage, on a real port, and the example downstream service in front of it. */
@@ -189,26 +188,10 @@ describe('the verifier library against Portcullis (memory storage)', () => {
       const app = express().use(ctx.service.auth).get('/principal', (req, res) => { res.json(principalOf(req)); });
       const byToken = await supertest(app).get('/principal').set(bearer(owner));
       expect(byToken.body).toEqual({
-        tenantId: owner.tenantId, userId: owner.userId, role: 'owner', method: 'jwt', sessionId: (jwt.decode(owner.token) as { sid: string }).sid,
-        amr: ['pwd'],
+        tenantId: owner.tenantId, userId: owner.userId, role: 'owner', method: 'jwt', sessionId: (jwt.decode(owner.token) as { sid: string }).sid, amr: ['pwd'],
       });
       const byKey = await supertest(app).get('/principal').set(apiKeyHeader(key));
       expect(byKey.body).toEqual({ tenantId: owner.tenantId, userId: owner.userId, role: 'owner', method: 'api_key', amr: ['api_key'] });
-    });
-
-    // V6.3.3 downstream: a service requires a second factor on its own routes from the principal's amr.
-    it('requireMfa admits a session signed in with a second factor and refuses a password-only one and an API key', async () => {
-      const owner = await signupOwner(ctx.app);
-      const key = await createApiKey(ctx.app, owner);
-      const { secret } = await enrollApp(ctx.app, ctx.clock, owner);
-      ctx.clock.advance({ seconds: 30 });
-      const full = await supertest(ctx.app).post(`${AUTH}/login/mfa`).send({ mfa_token: await passwordStep(ctx.app, owner), code: codeAt(secret, ctx.clock.now()) });
-      expect(full.status).toBe(200);
-      const app = express().use(ctx.service.auth).get('/sensitive', requireMfa(), (_req, res) => { res.json({ ok: true }); });
-      expect((await supertest(app).get('/sensitive').set({ Authorization: `Bearer ${full.body.token}` })).body).toEqual({ ok: true });
-      expectRefused(await supertest(app).get('/sensitive').set(bearer(owner)), 403, 'Second factor required');
-      expectRefused(await supertest(app).get('/sensitive').set(apiKeyHeader(key)), 403, 'Second factor required');
-      expectRefused(await supertest(express().get('/sensitive', requireMfa())).get('/sensitive'), 401, 'Missing authentication');
     });
 
     it('a password change ends the tokens issued before it', async () => {

@@ -77,7 +77,7 @@ beforeAll(async () => {
   await sh('npm', ['pack', '--silent', '--pack-destination', tarballs], copy);
   await sh('npm', ['pack', '--silent', '--pack-destination', tarballs], path.join(copy, 'packages', 'client'));
   const packed = readdirSync(tarballs).map((name) => path.join(tarballs, name));
-  expect(packed.map((file) => path.basename(file)).sort()).toEqual(['portcullis-0.1.0.tgz', 'portcullis-client-0.1.0.tgz']);
+  expect(packed.map((file) => path.basename(file)).sort()).toEqual(['portcullis-0.1.0.tgz', 'portcullis-client-0.2.0.tgz']);
 
   project = path.join(work, 'project');
   cpSync(CONSUMER, project, { recursive: true });

@@ -1,7 +1,7 @@
 import { VerdictCache, type Verdict } from '../../packages/client/src/verdict-cache';
 
 function verdict(userId: string, keyId?: string, staleAtMs = Number.POSITIVE_INFINITY, sessionId?: string): Verdict {
-  return { principal: { tenantId: 't', userId, role: 'member', method: keyId ? 'api_key' : 'jwt' }, staleAtMs, keyId, sessionId };
+  return { principal: { tenantId: 't', userId, role: 'member', method: keyId ? 'api_key' : 'jwt', amr: keyId ? ['api_key'] : ['pwd'] }, staleAtMs, keyId, sessionId };
 }
 
 function trusted(size: number): VerdictCache {

@@ -12,7 +12,7 @@ async function ownerSetup() {
   const email = uniqueEmail();
   const signup = await built.useCases.signup.execute({ email, password: PASSWORD, tenantName: 'Acme' });
   const claims = built.services.tokens.verify(signup.token)!;
-  const owner: Principal = { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt', sessionId: claims.sessionId };
+  const owner: Principal = { tenantId: claims.tenantId, userId: claims.userId, role: claims.role, method: 'jwt', sessionId: claims.sessionId, amr: ['pwd'] };
   return { ...built, email, signup, owner };
 }
 
@@ -36,8 +36,7 @@ describe('Authenticate', () => {
   it('accepts a valid bearer token and takes tenant, user and role from its claims', async () => {
     const { useCases, signup, owner } = await ownerSetup();
     const principal = await useCases.authenticate.execute({ apiKey: undefined, authorization: `Bearer ${signup.token}` });
-    // A signup proves a password: the session's amr.
-    expect(principal).toEqual({ ...owner, amr: ['pwd'] });
+    expect(principal).toEqual(owner);
   });
 
   it('refuses tokens that fail verification', async () => {
@@ -75,7 +74,7 @@ describe('Authenticate', () => {
     expect(created.apiKey).toMatch(/^pcls_[0-9a-f]{32}$/);
     expect(created.prefix).toBe(created.apiKey.slice(0, 13));
     const principal = await useCases.authenticate.execute({ apiKey: created.apiKey, authorization: 'Bearer garbage' });
-    expect(principal).toEqual({ ...owner, method: 'api_key', sessionId: undefined, amr: ['api_key'] });
+    expect(principal).toEqual({ tenantId: owner.tenantId, userId: owner.userId, role: owner.role, method: 'api_key', amr: ['api_key'] });
   });
 
   it('refuses malformed and unknown keys with their own errors, even beside a valid token', async () => {

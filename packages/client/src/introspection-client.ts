@@ -22,7 +22,7 @@ export type Introspection =
     readonly key_id?: string;
     /** The session a bearer token belongs to; absent for an API key and for a token issued without one. */
     readonly session_id?: string;
-    /** How the caller authenticated (`pwd`, `otp`, `recovery_code`, `passkey`, `mfa`, `api_key`); absent from an older Portcullis. */
+    /** How the caller authenticated; absent from a Portcullis that predates second factors. */
     readonly amr?: readonly string[];
   };
 

@@ -83,11 +83,22 @@ function credentialOf(req: Request): Asked | string {
 
 type Active = Extract<Introspection, { active: true }>;
 
+/**
+ * How the caller authenticated. A Portcullis from before second factors sends no `amr`: an API key
+ * is then `["api_key"]` and a token `["pwd"]`, what that Portcullis could issue.
+ */
+function amrOf(answer: Active): readonly string[] {
+  if (answer.amr !== undefined) return Object.freeze([...answer.amr]);
+  return answer.method === 'api_key' ? API_KEY_AMR : PASSWORD_AMR;
+}
+
+const API_KEY_AMR: readonly string[] = Object.freeze(['api_key']);
+const PASSWORD_AMR: readonly string[] = Object.freeze(['pwd']);
+
 function principalOfAnswer(answer: Active): Principal {
-  const { tenant_id: tenantId, user_id: userId, role, method, session_id: sessionId, amr } = answer;
-  return Object.freeze({
-    tenantId, userId, role, method, ...(sessionId === undefined ? {} : { sessionId }), ...(amr === undefined ? {} : { amr: Object.freeze([...amr]) }),
-  });
+  const { tenant_id: tenantId, user_id: userId, role, method, session_id: sessionId } = answer;
+  const amr = amrOf(answer);
+  return Object.freeze(sessionId === undefined ? { tenantId, userId, role, method, amr } : { tenantId, userId, role, method, sessionId, amr });
 }
 
 function verdictOf(answer: Active, nowMs: number, maxAgeMs: number): Verdict {

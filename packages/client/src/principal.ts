@@ -13,11 +13,12 @@ export interface Principal {
    */
   readonly sessionId?: string;
   /**
-   * How the caller authenticated, as Portcullis says: `["pwd"]`, `["pwd","otp","mfa"]`, ...;
-   * `["api_key"]` for a key. `mfa` means two factors were used (requireMfa). Absent only when an
-   * older Portcullis did not say.
+   * How the caller authenticated (RFC 8176 style, as Portcullis records it): `["pwd"]` for a
+   * password, `["pwd", "otp", "mfa"]` with an authenticator app's code, `["passkey", "mfa"]` for a
+   * passkey that verified its user, `["api_key"]` for an API key. `mfa` is present exactly when two
+   * factors were used. Values are strings: a newer Portcullis may add some.
    */
-  readonly amr?: readonly string[];
+  readonly amr: readonly string[];
 }
 
 const principals = new WeakMap<object, Principal>();
