@@ -11,6 +11,7 @@ import { LoginPage } from '../features/login/login-page';
 import { MembersPage } from '../features/members/members-page';
 import { ForgotPasswordPage } from '../features/password-reset/forgot-password-page';
 import { ResetPasswordPage } from '../features/password-reset/reset-password-page';
+import { SecurityPage } from '../features/security/security-page';
 import { SessionsPage } from '../features/sessions/sessions-page';
 import { SignupPage } from '../features/signup/signup-page';
 
@@ -36,6 +37,7 @@ export const SCREENS: readonly ScreenEntry[] = [
   { path: '/audit-log', label: 'Audit log', access: 'admin', component: AuditLogPage },
   { path: '/account', label: 'Account', access: 'signed-in', component: AccountPage },
   { path: '/sessions', label: 'Sessions', access: 'signed-in', component: SessionsPage },
+  { path: '/security', label: 'Security', access: 'signed-in', component: SecurityPage },
   { path: '/forgot-password', label: 'Forgot password', access: 'public', component: ForgotPasswordPage, linkedOnly: true },
   { path: '/reset-password', label: 'Reset password', access: 'public', component: ResetPasswordPage, linkedOnly: true },
   { path: '/verify-email', label: 'Verify e-mail', access: 'public', component: VerifyEmailPage, linkedOnly: true },
