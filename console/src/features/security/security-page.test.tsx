@@ -32,7 +32,7 @@ function once(first: FakeAnswer, then: FakeAnswer): (request: FakeRequest) => Fa
 }
 
 describe('Security: authenticator app and recovery codes', () => {
-  // ASVS 5.0 V6.5.2 is the API's (codes stored hashed); the page shows them once and never again (V6.5.1 codes used once).
+  // ASVS 5.0 V6.5.1: the recovery codes (each used once) are shown this once and not again.
   it('sets up an app: a QR code and the key as text, confirmed with a code, then the ten recovery codes once, to copy or download', async () => {
     let enrolled = false;
     const { user, requests } = await openSecurity({
@@ -73,7 +73,7 @@ describe('Security: authenticator app and recovery codes', () => {
     expect(requests.filter((r) => r.url === '/api/v1/auth/mfa/totp/confirm').map((r) => r.body)).toEqual([{ code: '111111' }, { code: '654321' }]);
   });
 
-  // ASVS 5.0 V6.4.3 / V7.5.1: changing a factor needs the password proved again.
+  // ASVS 5.0 V7.5.1: changing a factor needs the password proved again.
   it('asks for the password when the API wants recent authentication, then sets up the app', async () => {
     const { user, requests } = await openSecurity({
       'POST /api/v1/auth/mfa/totp': once(recentAuthRequired, { status: 200, body: { secret: 'JBSWY3DPEHPK3PXP', otpauth_uri: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXP' } }),
