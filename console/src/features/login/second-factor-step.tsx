@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { call, type Schemas } from '../../api/client';
 import { ErrorMessage, useAction } from '../../shared/feedback';
 import { Field, Form } from '../../shared/field';
+import { assertPasskey } from '../security/webauthn';
 
 type Method = Schemas['SecondFactorMethod'];
 
@@ -19,8 +20,8 @@ export function secondFactorChallenge(body: unknown): SecondFactorChallenge | nu
 }
 
 /**
- * The second step of Log in: a code from the authenticator app, or one of the recovery codes
- * (POST /login/mfa with the mfa_token). A wrong code leaves the step open to try again, as the API
+ * The second step of Log in: a code from the authenticator app, one of the recovery codes, or a
+ * passkey (POST /login/mfa with the mfa_token; a passkey answers the options asked for that token). A wrong code leaves the step open to try again, as the API
  * leaves the mfa_token usable; an expired one sends the person back to the first step.
  */
 export function SecondFactorStep({ challenge, onToken, onRestart }: {
@@ -34,6 +35,13 @@ export function SecondFactorStep({ challenge, onToken, onRestart }: {
   const verify = useAction(async () => {
     const proof = kind === 'code' ? { code: value.replace(/\s/g, '') } : { recovery_code: value.trim() };
     const result = await call('post', '/api/v1/auth/login/mfa', null, { body: { mfa_token: challenge.mfaToken, ...proof } });
+    await onToken(result.token);
+  });
+  const passkey = useAction(async () => {
+    const options = await call('post', '/api/v1/auth/login/mfa/passkey/options', null, { body: { mfa_token: challenge.mfaToken } });
+    const assertion = await assertPasskey(options);
+    // The reference types the assertion as an object of no known fields (the service checks it), hence the cast.
+    const result = await call('post', '/api/v1/auth/login/mfa', null, { body: { mfa_token: challenge.mfaToken, passkey: assertion as Record<string, never> } });
     await onToken(result.token);
   });
   const switchTo = (next: 'code' | 'recovery_code') => {
@@ -60,6 +68,12 @@ export function SecondFactorStep({ challenge, onToken, onRestart }: {
         <button type="submit" disabled={verify.pending}>Verify</button>
         <ErrorMessage error={verify.error} />
       </Form>
+      {challenge.methods.includes('passkey') && (
+        <div className="passkey-sign-in">
+          <button type="button" className="secondary" disabled={passkey.pending} onClick={() => void passkey.run()}>Use a passkey</button>
+          <ErrorMessage error={passkey.error} />
+        </div>
+      )}
       <div className="row-actions">
         {kind === 'code' && challenge.methods.includes('recovery_code') && (
           <button type="button" className="secondary" onClick={() => switchTo('recovery_code')}>Use a recovery code instead</button>

@@ -79,6 +79,23 @@ describe('Log in with a second factor', () => {
     expect(screen.getByLabelText('Password')).toHaveValue('');
   });
 
+  it('offers a passkey when the member has one: the options for this sign-in to the browser, its assertion with the mfa_token', async () => {
+    const assertion = { id: 'cred', rawId: 'cred', type: 'public-key', response: { signature: 's' } };
+    webauthn.startAuthentication.mockResolvedValue(assertion);
+    const { user, requests } = renderConsole('/login', {
+      'POST /api/v1/auth/login': { status: 401, body: { error: 'Second factor required', mfa_token: 'mfa-token-2', methods: ['recovery_code', 'passkey'] } },
+      'POST /api/v1/auth/login/mfa/passkey/options': { status: 200, body: { challenge: 'ch-2', allowCredentials: [] } },
+      'POST /api/v1/auth/login/mfa': { status: 200, body: { token, expires_in: '24h' } },
+      ...signedIn,
+    });
+    await password(user);
+    await user.click(await screen.findByRole('button', { name: 'Use a passkey' }));
+    await screen.findByRole('heading', { level: 1, name: 'Account' });
+    expect(requests.find((r) => r.url === '/api/v1/auth/login/mfa/passkey/options')?.body).toEqual({ mfa_token: 'mfa-token-2' });
+    expect(webauthn.startAuthentication).toHaveBeenCalledWith({ optionsJSON: { challenge: 'ch-2', allowCredentials: [] } });
+    expect(requests.find((r) => r.url === '/api/v1/auth/login/mfa')?.body).toEqual({ mfa_token: 'mfa-token-2', passkey: assertion });
+  });
+
   it('keeps "Invalid credentials" a plain refusal', async () => {
     const { user } = renderConsole('/login', { 'POST /api/v1/auth/login': { status: 401, body: { error: 'Invalid credentials' } } });
     await password(user);

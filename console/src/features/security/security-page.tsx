@@ -10,7 +10,7 @@ import { RecoveryCodesPanel } from './recovery-codes-panel';
 
 /** The person's own second factors: an authenticator app, recovery codes and passkeys. */
 export function SecurityPage() {
-  const { api, session } = useSession();
+  const { api, session, endSession } = useSession();
   const { data, error, reload } = useResource(async () => {
     const [factors, passkeys] = await Promise.all([
       api('get', '/api/v1/auth/mfa'),
@@ -39,6 +39,20 @@ export function SecurityPage() {
         A second factor keeps your account safe when your password is not: signing in then needs a code from
         your authenticator app, a recovery code or a passkey as well.
       </p>
+      {session?.enrollmentOnly && (
+        <div className="note" role="status">
+          <p>
+            Your organisation requires a second factor. Set up an authenticator app or add a passkey here;
+            until then the console opens only this screen and Account.
+          </p>
+          {hasFactor && (
+            <p>
+              Your second factor is set up. Log in again, with it, to use the rest of the console.{' '}
+              <button type="button" onClick={() => void endSession()}>Log in again</button>
+            </p>
+          )}
+        </div>
+      )}
       <StatusMessage>{status}</StatusMessage>
       {codes && <RecoveryCodesPanel codes={codes} account={session?.email ?? 'your account'} onDone={() => setCodes(null)} />}
       <ErrorMessage error={error} />
