@@ -30,7 +30,7 @@ function Content() {
   if (screen.access === 'owner' && session && session.me.role !== 'owner') {
     return (
       <Screen title={screen.label}>
-        <p role="alert" className="error">Requires owner role</p>
+        <p role="alert" className="error">Requires owner role or higher</p>
         <p>Your role is {session.me.role}. An owner of your organisation decides this.</p>
       </Screen>
     );

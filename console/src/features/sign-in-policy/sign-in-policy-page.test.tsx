@@ -50,7 +50,7 @@ describe('Sign-in policy (owners)', () => {
     expect(screen.queryByRole('link', { name: 'Sign-in policy' })).toBeNull();
     window.history.pushState(null, '', '/console/sign-in-policy');
     window.dispatchEvent(new PopStateEvent('popstate'));
-    expect(await screen.findByRole('alert')).toHaveTextContent(/^Requires owner role$/);
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Requires owner role or higher$/);
   });
 });
 
