@@ -73,6 +73,21 @@ describeIfBrowser('console: second factors on Security and at Log in (Chromium)'
     await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
   });
 
+  // ASVS 5.0 V7.5.1: setting up a factor needs the password proved again when the sign-in was a while ago.
+  it('asks for the password again before setting up an app when the sign-in was long ago, then goes on', async () => {
+    const owner = await signupOwner(session.service.app);
+    const page = await open();
+    // Logged in longer ago than the reauthentication window (REAUTH_WINDOW_SECONDS).
+    await clock.whileAgo({ minutes: 20 }, () => logIn(page, owner.email, PASSWORD));
+    await nav(page).getByRole('link', { name: 'Security' }).click();
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm your password' });
+    await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   // ASVS 5.0 V6.5.1: a recovery code signs in once.
   it('signs in with a recovery code in place of the app, and refuses the same code the next time', async () => {
     const owner = await signupOwner(session.service.app);
