@@ -90,6 +90,12 @@ describeIfBrowser('console: accessibility of every screen (Chromium, axe-core)',
     await page.getByRole('table', { name: /^Where you are signed in/ }).waitFor();
     await check(page, 'sessions');
 
+    // Security while an authenticator app is being set up: the QR code, the key and the code's field.
+    await nav.getByRole('link', { name: 'Security' }).click();
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+    await check(page, 'security');
+
     await context.close();
     expect(problems).toEqual([]);
   });

@@ -232,7 +232,7 @@ describeIfBrowser('console: the administration screens (Chromium)', () => {
       const viewer = await joinWithRole(session.service.app, owner, 'viewer');
       const page = await open();
       await logIn(page, viewer.email, PASSWORD, 'Account');
-      await expect(nav(page).getByRole('link').allTextContents()).resolves.toEqual(['Account', 'Sessions']);
+      await expect(nav(page).getByRole('link').allTextContents()).resolves.toEqual(['Account', 'Sessions', 'Security']);
       await page.evaluate("history.pushState(null, '', '/console/audit-log'); dispatchEvent(new PopStateEvent('popstate'))");
       await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
       await expect(page.getByRole('alert').textContent()).resolves.toBe('Requires admin role or higher');

@@ -107,7 +107,7 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
     await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
   });
 
-  it('joins from an invitation link with its token filled in, then names the organisation and role, as a member who sees only Account and Sessions', async () => {
+  it('joins from an invitation link with its token filled in, then names the organisation and role, as a member who sees only Account, Sessions and Security', async () => {
     const owner = await signupOwner(session.service.app, 'Difference Engines');
     const invite = await createInvite(session.service.app, owner, { role: 'member' });
     const page = await open(`/console/join?token=${invite.token}`);
@@ -120,7 +120,7 @@ describeIfBrowser('console: sign up, log in, join (Chromium)', () => {
     await expect(welcome.getByRole('definition').allTextContents()).resolves.toEqual(['Difference Engines', 'member', invite.email]);
     await expect(page.getByRole('banner').textContent()).resolves.toContain('Difference Engines');
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['Account', 'Sessions']);
+    await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['Account', 'Sessions', 'Security']);
     await welcome.getByRole('link', { name: 'Go to your account' }).click();
     await page.getByRole('heading', { level: 1, name: 'Account' }).waitFor();
     await expect(page.getByRole('definition').allTextContents()).resolves

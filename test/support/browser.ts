@@ -68,13 +68,13 @@ export interface ConsoleService {
 }
 
 async function listen(
-  app: RequestListener, closeApp: () => Promise<void>, deliverMail: () => Promise<void> = async () => undefined, at = 0,
+  app: RequestListener, closeApp: () => Promise<void>, deliverMail: () => Promise<void> = async () => undefined, at = 0, hostname = '127.0.0.1',
 ): Promise<ConsoleService> {
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(at, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://${hostname}:${port}`,
     app,
     deliverMail,
     close: async () => {
@@ -89,8 +89,13 @@ async function listen(
  * The service on a loopback port of its own, over PGlite, or Postgres when DATABASE_URL is set; with
  * `modules`, those product modules are served after identity, as main(modules) serves them; with a
  * `clock`, the service tells time by it (a test clock moves it, for what depends on how long ago).
+ * With `hostname: 'localhost'` its PUBLIC_URL and the pages' address name the loopback by name:
+ * WebAuthn refuses an IP address as a relying party id, and the relying party is PUBLIC_URL's host.
  */
-export async function startService(modules: readonly PortcullisModule[] = [], options: { clock?: Clock } = {}): Promise<ConsoleService> {
+export async function startService(
+  modules: readonly PortcullisModule[] = [], options: { clock?: Clock; hostname?: 'localhost' } = {},
+): Promise<ConsoleService> {
+  const hostname = options.hostname ?? '127.0.0.1';
   const url = process.env['DATABASE_URL'];
   // A database of its own: a delivery worker claims every due message of its database, so on a
   // shared one it would take (and its mailbox hold) other test files' messages, and they its own.
@@ -98,13 +103,13 @@ export async function startService(modules: readonly PortcullisModule[] = [], op
   // E-mailed links point at this service itself, so a test can follow one as a person would.
   const port = await freePort();
   const service: DatabaseApp = await databaseApp(fresh ? { postgres: fresh.url } : 'pglite', {
-    modules, clock: options.clock, publicUrl: `http://127.0.0.1:${port}`,
+    modules, clock: options.clock, publicUrl: `http://${hostname}:${port}`,
   });
   const close = async (): Promise<void> => {
     await service.close();
     await fresh?.drop();
   };
-  return listen(service.app, close, () => service.deliverMail(), port);
+  return listen(service.app, close, () => service.deliverMail(), port, hostname);
 }
 
 /**

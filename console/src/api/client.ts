@@ -46,6 +46,8 @@ export class ApiError extends Error {
     readonly retryAfterSeconds: number | null = null,
     /** A 400's per-field messages (`details`), when the API gave them. */
     readonly details: readonly FieldDetail[] = [],
+    /** The refusal's whole JSON body, for the fields a refusal carries besides `error` (a login's `mfa_token`). */
+    readonly body: unknown = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -104,5 +106,5 @@ export async function call<P extends keyof paths, M extends Method>(
   const message = typeof (body as { error?: unknown } | null)?.error === 'string'
     ? (body as { error: string }).error
     : `The service answered ${response.status} without an explanation.`;
-  throw new ApiError(response.status, message, retryAfter(response), detailsOf(body));
+  throw new ApiError(response.status, message, retryAfter(response), detailsOf(body), body);
 }

@@ -11,10 +11,10 @@ describe('the console\'s screens and navigation', () => {
     expect(window.location.pathname).toBe('/console/login');
   });
 
-  it('shows a viewer only Account and Sessions, and the API\'s refusal at an administration address, with no controls', async () => {
+  it('shows a viewer only Account, Sessions and Security, and the API\'s refusal at an administration address, with no controls', async () => {
     await renderSignedIn('viewer', '/account');
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Account', 'Sessions']);
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Account', 'Sessions', 'Security']);
     act(() => navigate('/api-keys'));
     expect(await screen.findByRole('heading', { level: 1, name: 'API keys' })).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent(/^Requires admin role or higher$/);

@@ -4,7 +4,7 @@ import { isAdmin } from '../shared/roles';
 import { Screen } from '../shared/screen';
 import { NavBar } from './nav-bar';
 import { navigate, useLocation } from './router';
-import { SCREENS } from './screens';
+import { ENROLMENT_SCREENS, SCREENS } from './screens';
 import { useSession } from './session';
 
 function Redirect({ to }: { to: string }) {
@@ -25,6 +25,16 @@ function Content() {
     );
   }
   if (screen.access !== 'public' && !session) return <Redirect to="/login" />;
+  // Until a second factor is set up, the API opens only the account and the enrolment routes.
+  if (session?.enrollmentOnly && screen.access !== 'public' && !ENROLMENT_SCREENS.includes(screen.path)) return <Redirect to="/security" />;
+  if (screen.access === 'owner' && session && session.me.role !== 'owner') {
+    return (
+      <Screen title={screen.label}>
+        <p role="alert" className="error">Requires owner role or higher</p>
+        <p>Your role is {session.me.role}. An owner of your organisation decides this.</p>
+      </Screen>
+    );
+  }
   if (screen.access === 'admin' && session && !isAdmin(session.me.role)) {
     return (
       <Screen title={screen.label}>

@@ -1,7 +1,7 @@
 import { isAdmin } from '../shared/roles';
 import { Link } from './link';
 import { useLocation } from './router';
-import { SCREENS } from './screens';
+import { ENROLMENT_SCREENS, SCREENS } from './screens';
 import { useSession } from './session';
 
 /** Only the screens this person may use: the API stays the authority, but the page shows no dead ends. */
@@ -11,7 +11,9 @@ export function NavBar() {
   const visible = SCREENS.filter((screen) => {
     if (screen.linkedOnly) return false;
     if (!session) return screen.access === 'public';
+    if (session.enrollmentOnly) return ENROLMENT_SCREENS.includes(screen.path);
     if (screen.access === 'admin') return isAdmin(session.me.role);
+    if (screen.access === 'owner') return session.me.role === 'owner';
     return screen.access === 'signed-in';
   });
   return (

@@ -11,11 +11,13 @@ import { LoginPage } from '../features/login/login-page';
 import { MembersPage } from '../features/members/members-page';
 import { ForgotPasswordPage } from '../features/password-reset/forgot-password-page';
 import { ResetPasswordPage } from '../features/password-reset/reset-password-page';
+import { SecurityPage } from '../features/security/security-page';
 import { SessionsPage } from '../features/sessions/sessions-page';
+import { SignInPolicyPage } from '../features/sign-in-policy/sign-in-policy-page';
 import { SignupPage } from '../features/signup/signup-page';
 
-/** Who may open a screen: anyone, anyone signed in, or admins and owners (the API's rule). */
-export type Access = 'public' | 'signed-in' | 'admin';
+/** Who may open a screen: anyone, anyone signed in, admins and owners, or owners only (the API's rule). */
+export type Access = 'public' | 'signed-in' | 'admin' | 'owner';
 
 export interface ScreenEntry {
   readonly path: string;
@@ -36,6 +38,8 @@ export const SCREENS: readonly ScreenEntry[] = [
   { path: '/audit-log', label: 'Audit log', access: 'admin', component: AuditLogPage },
   { path: '/account', label: 'Account', access: 'signed-in', component: AccountPage },
   { path: '/sessions', label: 'Sessions', access: 'signed-in', component: SessionsPage },
+  { path: '/security', label: 'Security', access: 'signed-in', component: SecurityPage },
+  { path: '/sign-in-policy', label: 'Sign-in policy', access: 'owner', component: SignInPolicyPage },
   { path: '/forgot-password', label: 'Forgot password', access: 'public', component: ForgotPasswordPage, linkedOnly: true },
   { path: '/reset-password', label: 'Reset password', access: 'public', component: ResetPasswordPage, linkedOnly: true },
   { path: '/verify-email', label: 'Verify e-mail', access: 'public', component: VerifyEmailPage, linkedOnly: true },
@@ -43,3 +47,6 @@ export const SCREENS: readonly ScreenEntry[] = [
   // Outside production only, and by address: a production console must not point at a route that is not there.
   { path: '/dev/mailbox', label: 'Development mailbox', access: 'public', component: DevMailboxPage, linkedOnly: true },
 ];
+
+/** What a session that may only set up a second factor can open (the API's enrolment-only routes). */
+export const ENROLMENT_SCREENS: readonly string[] = ['/account', '/security'];

@@ -11,6 +11,16 @@ export interface Session {
   readonly email: string | null;
   /** The person's account and organisation (GET /account); null when it could not be read. */
   readonly account: Schemas['Account'] | null;
+  /**
+   * The organisation requires a second factor and this person has none yet: the token opens only
+   * their account and the enrolment routes (everything else is 403 "Second factor enrollment required").
+   */
+  readonly enrollmentOnly: boolean;
+}
+
+/** The API's refusal of a session that may only set up a second factor (compared by its stable message). */
+export function isEnrollmentRequired(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403 && error.message === 'Second factor enrollment required';
 }
 
 export interface SignInOptions {
@@ -84,6 +94,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       if (error instanceof ApiError && error.status === 401) {
         signOut(`Your session has ended (${error.message}). Log in again.`);
       }
+      if (isEnrollmentRequired(error)) {
+        setSession((current) => (current ? { ...current, enrollmentOnly: true } : current));
+        navigate('/security');
+      }
       throw error;
     }
   }, [session, signOut]);
@@ -113,10 +127,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const me = await call('get', '/api/v1/auth/me', token);
     // The organisation's name is for the header; a session without it still works.
     const account = await call('get', '/api/v1/auth/account', token).catch(() => null);
-    const started: Session = { token, me, email: account?.email ?? emailClaim(token), account };
+    // A route every full session may read and an enrolment-only one may not: whether the
+    // organisation's policy holds this person to setting up a second factor first.
+    const enrollmentOnly = await call('get', '/api/v1/auth/sessions', token).then(() => false, isEnrollmentRequired);
+    const started: Session = { token, me, email: account?.email ?? emailClaim(token), account, enrollmentOnly };
     setSession(started);
     setNote(null);
-    if (!options.stay) navigate(me.role === 'owner' || me.role === 'admin' ? '/members' : '/account');
+    if (enrollmentOnly) navigate('/security');
+    else if (!options.stay) navigate(me.role === 'owner' || me.role === 'admin' ? '/members' : '/account');
     return started;
   }, []);
 

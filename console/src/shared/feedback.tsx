@@ -1,8 +1,17 @@
 import { useCallback, useState } from 'react';
 import { ApiError } from '../api/client';
 
+/** A refusal by the browser rather than the API (a passkey ceremony cancelled or not possible), in the page's words. */
+export class BrowserRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BrowserRefusal';
+  }
+}
+
 /** What went wrong, in the API's own words; a 429 or 503 also says when to try again. */
 export function describeError(error: unknown, now: Date = new Date()): string {
+  if (error instanceof BrowserRefusal) return error.message;
   if (!(error instanceof ApiError)) return 'Something went wrong in the page. Reload it and try again.';
   if (error.retryAfterSeconds === null) return error.message;
   const at = new Date(now.getTime() + error.retryAfterSeconds * 1000);

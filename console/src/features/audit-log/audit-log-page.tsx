@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'invite.created', 'invite.revoked', 'invite.accepted', 'member.role_changed', 'member.removed', 'password.changed',
   'password.reset_requested', 'password.reset', 'email.verified', 'email.change_requested', 'email.changed', 'email.sent', 'email.failed', 'email.skipped', 'invite.resent',
   'access.denied', 'session.started', 'session.ended',
+  'mfa.enrolled', 'mfa.removed', 'mfa.recovery_codes_regenerated', 'mfa.recovery_code_used', 'mfa.failed',
 ] as const satisfies readonly AuditAction[];
 const everyActionListed: [Exclude<AuditAction, (typeof AUDIT_ACTIONS)[number]>] extends [never] ? true : false = true;
 void everyActionListed;

@@ -23,7 +23,7 @@ describe('Join', () => {
     expect(within(welcome).getAllByRole('definition').map((cell) => cell.textContent)).toEqual(['Analytical Engines', 'member', 'grace@example.com']);
     expect(requests[0]?.body).toEqual({ invite_token: INVITE, email: 'grace@example.com', password: 'correct horse battery' });
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Account', 'Sessions']);
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Account', 'Sessions', 'Security']);
     await user.click(within(welcome).getByRole('link', { name: 'Go to your account' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Account' })).toBeInTheDocument();
   });

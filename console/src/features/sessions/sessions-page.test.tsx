@@ -8,9 +8,13 @@ const here = { id: 's-1', created_at: '2026-11-20T08:00:00.000Z', last_seen_at: 
 const laptop = { id: 's-2', created_at: '2026-11-18T09:30:00.000Z', last_seen_at: '2026-11-25T17:45:00.000Z', user_agent: FIREFOX, ip: '198.51.100.23', current: false };
 const script = { id: 's-3', created_at: '2026-11-24T10:00:00.000Z', last_seen_at: '2026-11-24T10:00:00.000Z', user_agent: null, ip: null, current: false };
 
+/**
+ * The lists the API answers in turn; the first also answers the sign-in's own read (the console
+ * reads the sessions once at sign-in, to learn whether the organisation holds it to enrolment).
+ */
 function sessionsRoute(...lists: object[][]) {
-  let served = 0;
-  return () => ({ status: 200, body: { sessions: lists[Math.min(served++, lists.length - 1)] } });
+  let served = -1;
+  return () => ({ status: 200, body: { sessions: lists[Math.max(0, Math.min(served++, lists.length - 1))] } });
 }
 
 const rowOf = async (name: RegExp) => (await screen.findByRole('row', { name })) as HTMLElement;
