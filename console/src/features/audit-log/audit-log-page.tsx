@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   'password.reset_requested', 'password.reset', 'email.verified', 'email.change_requested', 'email.changed', 'email.sent', 'email.failed', 'email.skipped', 'invite.resent',
   'access.denied', 'session.started', 'session.ended',
   'mfa.enrolled', 'mfa.removed', 'mfa.recovery_codes_regenerated', 'mfa.recovery_code_used', 'mfa.failed',
+  'tenant.security_changed',
 ] as const satisfies readonly AuditAction[];
 const everyActionListed: [Exclude<AuditAction, (typeof AUDIT_ACTIONS)[number]>] extends [never] ? true : false = true;
 void everyActionListed;

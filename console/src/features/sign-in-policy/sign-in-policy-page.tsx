@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { MfaPolicy } from '../../api/pending-routes';
+import type { components } from '../../api/schema';
 import { useSession } from '../../app/session';
 import { ErrorMessage, StatusMessage, useAction } from '../../shared/feedback';
 import { Form } from '../../shared/field';
@@ -7,6 +7,8 @@ import { useRecentAuthentication } from '../../shared/recent-authentication';
 import { Screen } from '../../shared/screen';
 import { TableScroll } from '../../shared/table-scroll';
 import { useResource } from '../../shared/use-resource';
+
+type MfaPolicy = components['schemas']['TenantSecurity']['mfa'];
 
 const OUTCOME: Record<MfaPolicy, string> = {
   optional: 'A second factor is now optional: each member decides.',
