@@ -230,6 +230,21 @@ export class TestWorld {
   }
 
   /**
+   * Makes the tenant require a second factor (PATCH /tenant/security `{"mfa":"required"}`), as its
+   * owner from a session that used one: an owner with no factor the kit made gets an authenticator
+   * app first, and an owner whose token used no factor is signed in again with theirs (the owner
+   * object's token and amr change). As the switch does, members without a factor are signed out;
+   * their next sign-in (`login`, `member`) is an enrollment session, whose token opens only GET /me,
+   * GET /account and the enrollment routes until they enroll and sign in again.
+   */
+  async requireSecondFactor(tenant: TestTenant): Promise<void> {
+    const owner = tenant.owner;
+    if (!owner.totp && !owner.passkey) await this.enrollTotp(owner);
+    if (!owner.amr.includes('mfa')) await this.login(owner);
+    await this.useCases.tenantSecurity.set(await this.principalOf(owner), 'required');
+  }
+
+  /**
    * Ends the member's current session, the one whose token the kit holds for them (POST /logout):
    * that token is refused from now on, their other sessions and keys stand. `login` signs them in again.
    */

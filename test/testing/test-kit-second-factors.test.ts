@@ -30,6 +30,25 @@ describe("the test kit's second factors: pc.memberWithTotp, pc.memberWithPasskey
     expect({ status: second.status, body: second.body }).toEqual({ status: 200, body: { token: expect.any(String), expires_in: '24h' } });
   });
 
+  // V6.3.3: the kit's tenant that requires a factor is the service's own policy, switched by its owner.
+  it('requireSecondFactor: the owner switches from a factor session; a member without a factor is signed out and signs in to enrollment only (V6.3.3)', async () => {
+    const pc = kit();
+    const acme = await pc.tenant();
+    const plain = await pc.member(acme, 'member');
+    const withApp = await pc.memberWithTotp(acme, 'admin');
+    const before = plain.token;
+    await pc.requireSecondFactor(acme);
+    expect(acme.owner.amr).toEqual(['pwd', 'otp', 'mfa']);
+    expect((await me(before)).body).toEqual({ error: 'Invalid or expired token' });
+    expect((await me(withApp.token)).status).toBe(200);
+    const security = await request(pc.app).get(`${AUTH}/tenant/security`).set(acme.owner.headers);
+    expect(security.body).toEqual({ mfa: 'required', members_without_factor: [{ id: plain.userId, email: plain.email, role: 'member' }] });
+    await pc.login(plain);
+    expect((await me(plain.token)).status).toBe(200);
+    const members = await request(pc.app).get(`${AUTH}/members`).set(plain.headers);
+    expect({ status: members.status, body: members.body }).toEqual({ status: 403, body: { error: 'Second factor enrollment required' } });
+  });
+
   // V6.5.1: a code is accepted once, so the kit gives each code of a step once, moving its clock on.
   it('totpCode never gives the same step twice: the clock moves to the next 30-second step, and the service takes each code (V6.5.1)', async () => {
     const pc = kit();
