@@ -56,10 +56,10 @@ function prettyAvailable(): boolean {
 /**
  * How lines leave for stdout: asynchronously (a busy event loop never waits on stdout), and in
  * batches: a write starts once 4 KB are waiting, or at the latest every 100 ms. Each write is
- * handed to libuv's thread pool and back, which under load made a write per request line a large
- * share of a request's CPU (docs/benchmarks.md, "Request logs written in batches"); batched, a
- * write carries about ten lines. `scripts/bench/service-server.ts` writes its lines the same way,
- * so the benchmarks count this cost as production pays it.
+ * handed to libuv's thread pool and back; batched, one carries about ten request lines instead of
+ * one. What that saves depends on how busy the machine's cores are (docs/benchmarks.md, "Request
+ * logs written in batches"). `scripts/bench/service-server.ts` writes its lines the same way, so
+ * the benchmarks count this cost as production pays it.
  */
 export const LOG_OUTPUT = { sync: false, minLength: 4096, periodicFlush: 100 } as const;
 
