@@ -44,6 +44,8 @@ async function main(): Promise<void> {
     JWT_SECRET: BENCH_JWT_SECRET,
     // Production wants a key of its own; a database the tests migrated has the development key.
     TENANT_WALL_KEY: process.env['TENANT_WALL_KEY'] ?? DEVELOPMENT_TENANT_WALL_KEY,
+    // Production refuses to start without it once a member has an authenticator app.
+    MFA_ENCRYPTION_KEY: process.env['MFA_ENCRYPTION_KEY'] ?? '0e'.repeat(32),
     PGLITE_DIR: process.env['DATABASE_URL'] ? (process.env['PGLITE_DIR'] ?? 'memory://') : 'memory://',
     RATE_LIMIT_GLOBAL: RAISED,
     RATE_LIMIT_LOGIN: RAISED,

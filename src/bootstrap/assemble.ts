@@ -60,6 +60,8 @@ import { createHash } from 'node:crypto';
 import { AesGcmFactorSecrets } from '../adapters/crypto/aes-gcm-factor-secrets';
 import { OtpauthAuthenticatorCodes } from '../adapters/crypto/otpauth-authenticator-codes';
 import type { FactorSecrets } from '../application/ports/factor-secrets';
+import type { TotpFactorRepository } from '../application/ports/repositories';
+import { StartRefused } from './start-refused';
 import type { LoginFailurePolicy } from '../application/ports/login-throttle';
 import { SecondFactorsNotConfigured } from '../domain/errors';
 
@@ -222,7 +224,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       // The relying party is where people reach the service: credentials are bound to its host and origin.
       webauthn: new SimpleWebAuthnCeremonies(relyingPartyOf(config.publicUrl ?? DEFAULT_DEVELOPMENT_PUBLIC_URL)),
       authenticatorCodes: new OtpauthAuthenticatorCodes(),
-      factorSecrets: factorSecretsOf(config, logger),
+      factorSecrets: await factorSecretsOf(config, storage.storage.repos.totpFactors, logger),
       secondFactorThrottle: parts.secondFactorThrottle ?? loginThrottleOf(config, redis, clock, SECOND_FACTOR_FAILURES, 'second-factor:'),
     }, {
       inviteTtlSeconds: config.inviteTtlSeconds,
@@ -331,13 +333,18 @@ const NO_FACTOR_SECRETS: FactorSecrets = {
 };
 
 /**
- * MFA_ENCRYPTION_KEY when set. Unset in production: second factors are off (none can be enrolled,
- * and a code is answered 503). Unset elsewhere: a key derived from JWT_SECRET, or a random one for
- * this process when that is unset too (secrets sealed with it do not survive a restart).
+ * MFA_ENCRYPTION_KEY when set. Unset in production: while no authenticator app is stored, second
+ * factors are off (none can be enrolled, and a code is answered 503); once one is, the service
+ * refuses to start, since it could not check those members' codes. Unset elsewhere: a key derived
+ * from JWT_SECRET, or a random one for this process when that is unset too (secrets sealed with it
+ * do not survive a restart).
  */
-function factorSecretsOf(config: Config, logger: Logger | undefined): FactorSecrets {
+async function factorSecretsOf(config: Config, apps: Pick<TotpFactorRepository, 'anyExist'>, logger: Logger | undefined): Promise<FactorSecrets> {
   if (config.mfaEncryptionKey) return new AesGcmFactorSecrets(config.mfaEncryptionKey);
   if (config.nodeEnv === 'production') {
+    if (await apps.anyExist()) {
+      throw new StartRefused('MFA_ENCRYPTION_KEY is not set, and members have authenticator apps whose secrets it sealed: set it to the key they were enrolled under (docs/operations.md)');
+    }
     logger?.warn('MFA_ENCRYPTION_KEY is not set: second factors are off (enrolling and checking a code answer 503)');
     return NO_FACTOR_SECRETS;
   }

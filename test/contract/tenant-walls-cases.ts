@@ -3,6 +3,7 @@ import { CLAIM_MAIL, FINISH_MAIL, LOOKUP_EMAIL_TOKEN, PRUNE_MAIL } from '../../s
 import { aSession } from './cases/session-cases';
 import { LOOKUP_SESSION, RECORD_SESSION_USES } from '../../src/adapters/persistence/kysely/migrations/0014-sessions';
 import { LOOKUP_PASSKEY } from '../../src/adapters/persistence/kysely/migrations/0019-passkeys';
+import { TOTP_FACTORS_EXIST } from '../../src/adapters/persistence/kysely/migrations/0021-sealed-secrets-exist';
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { auditRow } from '../../src/adapters/persistence/kysely/repositories/audit-event-repository';
@@ -304,7 +305,7 @@ export function describeTenantWallCases(
       const crossings = [
         LOOKUP_USER_BY_EMAIL, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE, RECORD_API_KEY_USES,
         LIST_PENDING_INVITES, LIST_MEMBERS, LIST_API_KEYS, WALL_TENANT, WALL_KEY_STATE, LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL,
-        LOOKUP_PASSKEY,
+        LOOKUP_PASSKEY, TOTP_FACTORS_EXIST,
       ];
       const { rows } = await sql<{ name: string; definer: boolean; config: string[] | null; public_can: boolean; app_can: boolean }>`
         select p.proname as name, p.prosecdef as definer, p.proconfig as config,
@@ -335,7 +336,7 @@ export function describeTenantWallCases(
       expect(rows.map((row) => row.name)).toEqual([
         'applied_migrations', APPLIED_MODULE_MIGRATIONS, LIST_API_KEYS, LIST_MEMBERS, LIST_PENDING_INVITES, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE,
         LOOKUP_USER_BY_EMAIL, PRUNE_CREDENTIAL_CHANGES, READ_CREDENTIAL_CHANGES, WALL_KEY_STATE, WALL_TENANT, RECORD_API_KEY_USES,
-        LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL, READ_CHANGE_HEAD, LOOKUP_SESSION, RECORD_SESSION_USES, LOOKUP_PASSKEY,
+        LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL, READ_CHANGE_HEAD, LOOKUP_SESSION, RECORD_SESSION_USES, LOOKUP_PASSKEY, TOTP_FACTORS_EXIST,
       ].sort());
     });
 

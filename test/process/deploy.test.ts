@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeIfPostgres } from '../support/postgres';
-import { SERVICE_JWT_SECRET, SERVICE_TENANT_WALL_KEY } from '../support/service-process';
+import { SERVICE_JWT_SECRET, SERVICE_MFA_ENCRYPTION_KEY, SERVICE_TENANT_WALL_KEY } from '../support/service-process';
 
 const ROOT = join(__dirname, '..', '..');
 const READY_WITHIN_MS = 90_000;
@@ -72,6 +72,7 @@ describeIfPostgres('deploying: the built service on production dependencies only
         NODE_ENV: 'production',
         JWT_SECRET: SERVICE_JWT_SECRET,
         TENANT_WALL_KEY: SERVICE_TENANT_WALL_KEY,
+        MFA_ENCRYPTION_KEY: SERVICE_MFA_ENCRYPTION_KEY,
         DATABASE_URL: databaseUrl,
         HOST: '127.0.0.1',
         PORT: String(port),

@@ -9,6 +9,11 @@ const MAIN = join(ROOT, 'src', 'bootstrap', 'main.ts');
 export const SERVICE_JWT_SECRET = 'process-test-secret-0123456789abcdef0123';
 /** Production wants a tenant-wall key of its own; the test database's walls were set up with the development key. */
 export const SERVICE_TENANT_WALL_KEY = DEVELOPMENT_TENANT_WALL_KEY;
+/**
+ * Production refuses to start without MFA_ENCRYPTION_KEY once any member has an authenticator app,
+ * and the suites that run beside these on the shared test database enroll some.
+ */
+export const SERVICE_MFA_ENCRYPTION_KEY = '0f'.repeat(32);
 
 /** One JSON log line of the service. */
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string };
@@ -69,6 +74,7 @@ export class ServiceProcess {
         NODE_ENV: 'production',
         JWT_SECRET: SERVICE_JWT_SECRET,
         TENANT_WALL_KEY: SERVICE_TENANT_WALL_KEY,
+        MFA_ENCRYPTION_KEY: SERVICE_MFA_ENCRYPTION_KEY,
         HOST: '127.0.0.1',
         PGLITE_DIR: 'memory://',
         LOG_LEVEL: 'info',

@@ -343,6 +343,8 @@ export interface TotpFactorRepository {
   useStep(tenantId: string, userId: string, factorId: string, step: number): Promise<boolean>;
   /** Deletes the member's factor, pending or confirmed; false when they had none. */
   deleteOf(tenantId: string, userId: string): Promise<boolean>;
+  /** Whether any member of any tenant has an authenticator app, pending or confirmed (asked at start). */
+  anyExist(): Promise<boolean>;
 }
 
 /** Recovery codes (domain/second-factor.ts), hashed. */

@@ -36,6 +36,14 @@ export function describeSecondFactorCases(storage: StorageGetter): void {
       expect(await repos.totpFactors.findByMember(tenant.id, user.id)).toEqual({ ...again, confirmedAt: at(1), lastUsedStep: 100 });
     });
 
+    // The service asks at start whether secrets sealed with MFA_ENCRYPTION_KEY exist, across every tenant.
+    test('anyExist: true once any member of any tenant has an authenticator app, pending or confirmed', async () => {
+      const { repos } = storage();
+      const { tenant, user } = await seedTenant(repos);
+      await repos.totpFactors.create(aFactor(tenant.id, user.id));
+      expect(await repos.totpFactors.anyExist()).toBe(true);
+    });
+
     // V6.5.1: a step is accepted once, and never one at or before the last accepted.
     test('a step is used once: the same step or an earlier one is refused, a later one accepted (V6.5.1)', async () => {
       const { repos } = storage();

@@ -8,6 +8,9 @@ const ofMember = (tenantId: string, userId: string) => (row: { tenantId: string;
 export function memoryTotpFactors(factors: Map<string, TotpFactor>): TotpFactorRepository {
   const find = (tenantId: string, userId: string) => [...factors.values()].find(ofMember(tenantId, userId)) ?? null;
   return {
+    async anyExist() {
+      return factors.size > 0;
+    },
     async findByMember(tenantId, userId) {
       return find(tenantId, userId);
     },

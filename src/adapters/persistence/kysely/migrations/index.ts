@@ -19,6 +19,7 @@ import * as changeHeadReadable from './0017-change-head-readable';
 import * as authenticatorAppsRecoveryCodesAndSessionAmr from './0018-authenticator-apps-recovery-codes-and-session-amr';
 import * as passkeys from './0019-passkeys';
 import * as tenantMfaPolicy from './0020-tenant-mfa-policy';
+import * as sealedSecretsExist from './0021-sealed-secrets-exist';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -45,6 +46,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0018-authenticator-apps-recovery-codes-and-session-amr': authenticatorAppsRecoveryCodesAndSessionAmr,
   '0019-passkeys': passkeys,
   '0020-tenant-mfa-policy': tenantMfaPolicy,
+  '0021-sealed-secrets-exist': sealedSecretsExist,
 };
 
 export const migrationProvider: MigrationProvider = {

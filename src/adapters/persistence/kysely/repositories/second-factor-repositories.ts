@@ -1,9 +1,10 @@
-import { type Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { RecoveryCodeRepository, TotpFactorRepository } from '../../../../application/ports/repositories';
 import { isUuid } from '../../../../domain/ids';
 import type { RecoveryCode, TotpFactor } from '../../../../domain/second-factor';
 import type { TotpFactorsTable } from '../schema';
 import type { TenantScope } from '../driver/tenant-scope';
+import { TOTP_FACTORS_EXIST } from '../migrations/0021-sealed-secrets-exist';
 
 function toFactor(row: Selectable<TotpFactorsTable>): TotpFactor {
   return {
@@ -15,6 +16,11 @@ function toFactor(row: Selectable<TotpFactorsTable>): TotpFactor {
 /** Authenticator apps behind the tenant wall (migration 0018). */
 export class KyselyTotpFactorRepository implements TotpFactorRepository {
   constructor(private readonly scope: TenantScope) {}
+
+  async anyExist(): Promise<boolean> {
+    const { rows } = await sql<{ exist: boolean }>`select ${sql.id(TOTP_FACTORS_EXIST)}() as exist`.execute(this.scope.db);
+    return rows[0]?.exist === true;
+  }
 
   async findByMember(tenantId: string, userId: string): Promise<TotpFactor | null> {
     if (!isUuid(tenantId) || !isUuid(userId)) return null;
