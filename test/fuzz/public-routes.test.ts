@@ -45,8 +45,9 @@ describe('fuzz: public routes', () => {
     const { app } = target;
     owner = await signupOwner(app, 'Fuzz Public');
     expired = (await createInvite(app, owner)).token;
+    // A passkey is a second factor: held by someone whose password the login properties do not use.
     const authenticator = new SoftwareAuthenticator(TEST_ORIGIN);
-    await registerPasskey(app, owner, authenticator);
+    await registerPasskey(app, await signupOwner(app, 'Fuzz Passkeys'), authenticator);
     credentialIds = authenticator.credentials.map((c) => c.id);
     for (let i = 0; i < 6; i += 1) ceremonies.push((await request(app).post(`${AUTH}/login/passkey/options`).expect(200)).body.ceremony as string);
     clock.advance({ seconds: INVITE_TTL_SECONDS + 60 });

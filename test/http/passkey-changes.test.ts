@@ -102,9 +102,16 @@ describe('passkey changes', () => {
     expect(await newSignIns()).toBe(1);
     await signIn(otherProof);
     expect(await newSignIns()).toBe(2);
-    // The proof it was handed makes it known, to a passwordless sign-in and to a password login alike.
+    // The proof it was handed makes it known, to a passwordless sign-in and to a password sign-in
+    // alike (whose second step is the passkey, a second factor of this member).
     await signIn(freshProof);
-    expect((await request(t.app).post(`${AUTH}/login`).set('X-Device-Proof', freshProof).send({ email, password: PASSWORD })).status).toBe(200);
+    const first = await request(t.app).post(`${AUTH}/login`).set('X-Device-Proof', freshProof).send({ email, password: PASSWORD });
+    expect({ status: first.status, error: first.body.error }).toEqual({ status: 401, error: 'Second factor required' });
+    const mfaToken = first.body.mfa_token as string;
+    const stepOptions = (await request(t.app).post(`${AUTH}/login/mfa/passkey/options`).send({ mfa_token: mfaToken }).expect(200)).body;
+    const second = await request(t.app).post(`${AUTH}/login/mfa`).set('X-Device-Proof', freshProof)
+      .send({ mfa_token: mfaToken, passkey: authenticator.assert(stepOptions) });
+    expect(second.status).toBe(200);
     expect(await newSignIns()).toBe(2);
     const [notice] = mailbox.messages().filter((m) => m.to === email && m.subject.startsWith('New sign-in'));
     expect(notice!.subject).toBe('New sign-in to your account in Passkey Notices');

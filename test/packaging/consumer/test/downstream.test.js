@@ -31,6 +31,7 @@ test('a service behind @portcullis/client admits, refuses and closes quietly', a
     assert.equal(whoami.status, 200);
     assert.deepEqual(await whoami.json(), {
       tenantId: team.member.tenantId, userId: team.member.userId, role: 'member', method: 'jwt', sessionId: team.member.sessionId,
+      amr: ['pwd'],
     });
 
     const key = await pc.apiKey(team.owner);
