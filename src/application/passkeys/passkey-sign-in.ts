@@ -19,8 +19,6 @@ export interface PasskeySignInOptions {
 export interface PasskeySignInResult {
   readonly token: string;
   readonly expiresIn: string;
-  /** How the session was authenticated: a passkey whose authenticator verified its user counts as both factors. */
-  readonly amr: readonly Amr[];
   /** The client's proof of this device for later sign-ins, as a password login hands it. */
   readonly deviceProof: DeviceProof;
 }
@@ -96,7 +94,7 @@ export class PasskeySignIn {
       tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, authVersion: user.authVersion, sessionId, amr,
       ...await enrollmentClaim(repos, user.tenantId, amr),
     });
-    return { token, expiresIn: tokens.expiresIn, amr, deviceProof: deviceProofs.issue(accountKey, device ?? undefined) };
+    return { token, expiresIn: tokens.expiresIn, deviceProof: deviceProofs.issue(accountKey, device ?? undefined) };
   }
 
   /** A failure for a known credential goes to its tenant's trail; otherwise it is kept without a tenant, as login's are. */
