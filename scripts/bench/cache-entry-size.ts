@@ -57,9 +57,12 @@ async function main(): Promise<void> {
     },
   }, { memoryBytes: 2 ** 40, ttlMs: 600_000 });
 
-  // Signed before measuring: the tokens are the requests' strings, not the memory's.
+  // Signed before measuring: the tokens are the requests' strings, not the memory's. As a sign-in
+  // issues them: with a session and how it was authenticated.
   const tokens = new JwtTokenService({ signing: jwtKey('a-secret-for-measuring-the-token-memory') }, { memoryBytes: 2 ** 40 });
-  const bearers = members.map((userId, i) => fresh(tokens.issue({ tenantId, userId, email: `member-${i}-of-the-tenant@example.com`, role: 'member', authVersion: 0 })));
+  const bearers = members.map((userId, i) => fresh(tokens.issue({
+    tenantId, userId, email: `member-${i}-of-the-tenant@example.com`, role: 'member', authVersion: 0, sessionId: randomUUID(), amr: ['pwd', 'otp', 'mfa'],
+  })));
 
   const empty = heapUsed();
   for (const userId of members) await cache.user(fresh(tenantId), fresh(userId));

@@ -3,7 +3,7 @@ import jwt from 'jsonwebtoken';
 import { LRUCache } from 'lru-cache';
 import type { TokenClaims, TokenService } from '../../application/ports/token-service';
 import type { JwtKeySet, JwtSigningKey } from './jwt-signing-keys';
-import { isAmrList } from '../../domain/second-factor';
+import { type Amr, isAmrList } from '../../domain/second-factor';
 
 const ALGORITHM = 'HS256';
 const LIFETIME = '24h';
@@ -20,7 +20,7 @@ export const CLOCK_SKEW_SECONDS = 60;
  * and the LRU's bookkeeping, with room for the table's growth. Measured on V8's heap by
  * `scripts/bench/cache-entry-size.ts` (docs/benchmarks.md); measure again after changing an entry.
  */
-export const TOKEN_ENTRY_BYTES = 320;
+export const TOKEN_ENTRY_BYTES = 352;
 
 export interface VerifiedTokenOptions {
   /** Memory for remembered tokens, counted as TOKEN_ENTRY_BYTES plus their claims' characters; past it the least recently used go first. */
@@ -77,6 +77,24 @@ function isClaims(payload: unknown): payload is TokenClaims & { exp: number; iat
   const enroll = p.mfa_enroll === undefined || p.mfa_enroll === true;
   return typeof p.tenantId === 'string' && typeof p.userId === 'string' && typeof p.email === 'string'
     && typeof p.role === 'string' && typeof p.exp === 'number' && version && session && amr && enroll;
+}
+
+/**
+ * A handful of amr lists cover every session (a password, a password and a code, a passkey...): the
+ * remembered tokens share one frozen list of each instead of an array apiece, which would cost each
+ * entry more than TOKEN_ENTRY_BYTES counts. Only signed tokens get here, so the lists are the ones
+ * this service issues; past AMR_LISTS_MAX distinct lists a token gets its own copy.
+ */
+const AMR_LISTS_MAX = 64;
+const amrLists = new Map<string, readonly Amr[]>();
+
+function sharedAmr(amr: readonly Amr[]): readonly Amr[] {
+  const key = amr.join(' ');
+  const known = amrLists.get(key);
+  if (known) return known;
+  const list = Object.freeze([...amr]);
+  if (amrLists.size < AMR_LISTS_MAX) amrLists.set(key, list);
+  return list;
 }
 
 interface HeldKey {
@@ -199,7 +217,7 @@ export class JwtTokenService implements TokenService {
       const { tenantId, userId, email, role, authVersion, sid, amr, mfa_enroll: enroll, exp } = payload;
       const claims: TokenClaims = Object.freeze({
         tenantId, userId, email, role, ...(authVersion === undefined ? {} : { authVersion }), ...(sid === undefined ? {} : { sessionId: sid }),
-        ...(amr === undefined ? {} : { amr: Object.freeze([...amr]) }), ...(enroll === true ? { enrollmentOnly: true as const } : {}),
+        ...(amr === undefined ? {} : { amr: sharedAmr(amr) }), ...(enroll === true ? { enrollmentOnly: true as const } : {}),
       });
       const entry: VerifiedToken = { claims, exp };
       this.verified.set(digest, entry);
