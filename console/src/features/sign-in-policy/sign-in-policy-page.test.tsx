@@ -89,7 +89,7 @@ describe('Enrolment only (the organisation requires a second factor the person l
     window.dispatchEvent(new PopStateEvent('popstate'));
     await screen.findByRole('heading', { level: 1, name: 'Security' });
 
-    await user.click(screen.getByRole('button', { name: 'Set up an authenticator app' }));
+    await user.click(await screen.findByRole('button', { name: 'Set up an authenticator app' }));
     await user.type(await screen.findByLabelText('Code from the app'), '123456');
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
     await user.click(within(await screen.findByRole('region', { name: 'Your recovery codes' })).getByRole('button', { name: 'Done' }));
