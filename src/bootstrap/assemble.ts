@@ -49,6 +49,7 @@ import { MailDelivery } from '../application/mail/mail-delivery';
 import { renderStoredMail } from '../application/mail/render-mail';
 import { DEFAULT_DEVELOPMENT_PUBLIC_URL } from './config';
 import { relyingPartyOf, SimpleWebAuthnCeremonies } from '../adapters/webauthn/simple-webauthn-ceremonies';
+import { OpenIdClientProviders } from '../adapters/oidc/openid-client-providers';
 import { createMetrics } from './metrics';
 import { composeModules, moduleMigrationsOf } from './modules/compose-modules';
 import { identityModule } from './modules/identity-module';
@@ -226,6 +227,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       authenticatorCodes: new OtpauthAuthenticatorCodes(),
       factorSecrets: await factorSecretsOf(config, storage.storage.repos.totpFactors, logger),
       secondFactorThrottle: parts.secondFactorThrottle ?? loginThrottleOf(config, redis, clock, SECOND_FACTOR_FAILURES, 'second-factor:'),
+      oidcProviders: new OpenIdClientProviders({ allowHttpIssuer: config.sso.allowHttpIssuer, clock }),
     }, {
       inviteTtlSeconds: config.inviteTtlSeconds,
       inviteRequireEmailMatch: config.inviteRequireEmailMatch,

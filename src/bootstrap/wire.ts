@@ -62,6 +62,7 @@ import type { WebAuthnCeremonies } from '../application/ports/webauthn';
 import type { ModuleAuditAction } from '../domain/audit-event';
 import type { AuthenticatorCodes } from '../application/ports/authenticator-codes';
 import type { FactorSecrets } from '../application/ports/factor-secrets';
+import type { OidcProviders } from '../application/ports/oidc-providers';
 import { AuthenticatorAppCheck } from '../application/mfa/authenticator-app-check';
 import { ConfirmAuthenticatorApp } from '../application/mfa/confirm-authenticator-app';
 import { EnrollAuthenticatorApp } from '../application/mfa/enroll-authenticator-app';
@@ -114,6 +115,8 @@ export interface Services {
   readonly factorSecrets: FactorSecrets;
   /** Wrong second-factor proofs per member: the login throttle's machinery with SECOND_FACTOR_FAILURES. */
   readonly secondFactorThrottle: LoginThrottle;
+  /** Tenants' OpenID providers (discovery, the code flow, ID token checks). */
+  readonly oidcProviders: OidcProviders;
 }
 
 export interface Policy {

@@ -314,3 +314,14 @@ export class SecondFactorSessionRequired extends DomainError {
   readonly code = 'SECOND_FACTOR_SESSION_REQUIRED';
   constructor() { super('A session signed in with a second factor is required'); }
 }
+
+export class SsoDiscoveryFailed extends DomainError {
+  readonly code = 'SSO_DISCOVERY_FAILED';
+  constructor() { super("Could not read the provider's discovery document"); }
+}
+
+/** The provider's answer to a sign-in failed a check (state, code, or the ID token's signature or claims). */
+export class SsoAnswerRefused extends DomainError {
+  readonly code = 'SSO_ANSWER_REFUSED';
+  constructor(readonly reason: string) { super('The identity provider\'s answer could not be verified'); }
+}

@@ -68,6 +68,8 @@ export function testConfig(options: TestUseCasesOptions = {}, overrides: Partial
     passwordPolicy: options.passwordPolicy ?? defaults.passwordPolicy,
     loginFailures: options.loginFailures ?? defaults.loginFailures,
     metrics: { enabled: false, port: undefined },
+    // Test providers (test/support/oidc-test-provider.ts) are served over http on 127.0.0.1.
+    sso: { allowHttpIssuer: true },
     ...overrides,
   };
 }

@@ -61,4 +61,6 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   SECOND_FACTORS_NOT_CONFIGURED: { status: 503 },
   SECOND_FACTOR_ENROLLMENT_REQUIRED: { status: 403 },
   SECOND_FACTOR_SESSION_REQUIRED: { status: 403 },
+  SSO_DISCOVERY_FAILED: { status: 400 },
+  SSO_ANSWER_REFUSED: { status: 400 },
 };
