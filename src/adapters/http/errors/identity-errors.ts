@@ -61,6 +61,11 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   SECOND_FACTORS_NOT_CONFIGURED: { status: 503 },
   SECOND_FACTOR_ENROLLMENT_REQUIRED: { status: 403 },
   SECOND_FACTOR_SESSION_REQUIRED: { status: 403 },
+  SSO_DOMAIN_TAKEN: { status: 409 },
+  SSO_DOMAIN_NOT_FOUND: { status: 404 },
+  SSO_VERIFICATION_RECORD_NOT_FOUND: { status: 400 },
+  SSO_CONNECTION_NOT_FOUND: { status: 404 },
   SSO_DISCOVERY_FAILED: { status: 400 },
+  SSO_REQUIRED_FOR_ADDRESS: { status: 403 },
   SSO_ANSWER_REFUSED: { status: 400 },
 };
