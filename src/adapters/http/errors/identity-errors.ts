@@ -68,4 +68,8 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   SSO_DISCOVERY_FAILED: { status: 400 },
   SSO_REQUIRED_FOR_ADDRESS: { status: 403 },
   SSO_ANSWER_REFUSED: { status: 400 },
+  SSO_GROUP_ROLES_INVALID: { status: 400 },
+  SSO_ISSUER_REFUSED: { status: 400 },
+  DNS_UNAVAILABLE: { status: 503 },
+  SSO_DOMAIN_INVALID: { status: 400 },
 };
