@@ -135,3 +135,14 @@ export function groupRolesOf(value: object): Record<string, InvitableRole> {
   }
   return Object.fromEntries(entries) as Record<string, InvitableRole>;
 }
+
+/**
+ * Whether a text is an issuer a tenant may connect: an absolute https: URL (http: only where the
+ * configuration allows it) with no credentials, query or fragment, as OpenID Connect wants an issuer.
+ */
+export function isAcceptableIssuer(issuer: string, allowHttp: boolean): boolean {
+  if (!URL.canParse(issuer)) return false;
+  const url = new URL(issuer);
+  const scheme = url.protocol === 'https:' || (url.protocol === 'http:' && allowHttp);
+  return scheme && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+}

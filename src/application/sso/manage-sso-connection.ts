@@ -1,7 +1,7 @@
 import { SsoConnectionNotFound, SsoIssuerRefused } from '../../domain/errors';
 import type { Principal } from '../../domain/principal';
 import { assertRoleAtLeast, DEFAULT_INVITE_ROLE, type InvitableRole } from '../../domain/role';
-import { groupRolesOf, type SsoConnection, ssoSecretContext } from '../../domain/sso';
+import { groupRolesOf, isAcceptableIssuer, type SsoConnection, ssoSecretContext } from '../../domain/sso';
 import { type AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-trail';
 import type { Clock } from '../ports/clock';
 import type { FactorSecrets } from '../ports/factor-secrets';
@@ -99,16 +99,8 @@ export class ManageSsoConnection {
     });
   }
 
-  /** An absolute https: URL (http: where allowed) with no query or fragment, as OpenID Connect wants an issuer. */
   private checkIssuer(issuer: string): void {
-    let url: URL;
-    try {
-      url = new URL(issuer);
-    } catch {
-      throw new SsoIssuerRefused();
-    }
-    const scheme = url.protocol === 'https:' || (url.protocol === 'http:' && this.deps.allowHttpIssuer);
-    if (!scheme || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') throw new SsoIssuerRefused();
+    if (!isAcceptableIssuer(issuer, this.deps.allowHttpIssuer)) throw new SsoIssuerRefused();
   }
 
   private view({ clientSecretSealed: _sealed, ...connection }: SsoConnection): SsoConnectionView {
