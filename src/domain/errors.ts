@@ -314,3 +314,21 @@ export class SecondFactorSessionRequired extends DomainError {
   readonly code = 'SECOND_FACTOR_SESSION_REQUIRED';
   constructor() { super('A session signed in with a second factor is required'); }
 }
+
+/** A SCIM request whose bearer token is not the tenant's current SCIM token (missing, revoked, replaced or unknown). */
+export class InvalidScimToken extends DomainError {
+  readonly code = 'INVALID_SCIM_TOKEN';
+  constructor() { super('Invalid SCIM token'); }
+}
+
+/** DELETE of a tenant's SCIM token when it has none. */
+export class ScimTokenNotFound extends DomainError {
+  readonly code = 'SCIM_TOKEN_NOT_FOUND';
+  constructor() { super('No SCIM token'); }
+}
+
+/** Suspending the tenant's last owner who is not suspended would leave nobody able to manage it. */
+export class LastActiveOwner extends DomainError {
+  readonly code = 'LAST_ACTIVE_OWNER';
+  constructor() { super('The last owner cannot be suspended or removed'); }
+}

@@ -22,6 +22,7 @@ export interface DB {
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
   passkey_sign_ins: PasskeySignInsTable;
+  scim_tokens: ScimTokensTable;
 }
 
 /** Members' passkeys (migration 0019); the counter is a bigint, which node-postgres reads as a string. */
@@ -89,6 +90,16 @@ export interface UsersTable {
   removed_at: Date | null;
   /** When the member proved they read their current address (migration 0013). */
   email_verified_at: Generated<Date | null>;
+  /** Set while the member is suspended; credential lookups skip such a row (migration 0023). */
+  suspended_at: Generated<Date | null>;
+}
+
+/** A tenant's SCIM token, as its SHA-256 (migration 0023). */
+export interface ScimTokensTable {
+  tenant_id: string;
+  token_hash: string;
+  created_at: Date;
+  last_used_at: Date | null;
 }
 
 export interface EmailTokensTable {

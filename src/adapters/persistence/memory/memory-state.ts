@@ -10,6 +10,7 @@ import type { Tenant } from '../../../domain/tenant';
 import type { User } from '../../../domain/user';
 import type { UnloggedChange } from './memory-change-log';
 import type { Passkey, PasskeyChallenge, PasskeySignInCeremony } from '../../../domain/passkey';
+import type { ScimToken } from '../../../domain/scim';
 
 /** A passkey challenge as stored: when it was used, if it was. */
 export interface StoredPasskeyChallenge extends PasskeyChallenge {
@@ -20,9 +21,10 @@ export interface StoredSignInCeremony extends PasskeySignInCeremony {
   readonly usedAt: Date | null;
 }
 
-/** A user row as stored: removal keeps the row and marks it, as the SQL table does. */
+/** A user row as stored: removal and suspension keep the row and mark it, as the SQL table does. */
 export interface StoredUser extends User {
   readonly removedAt: Date | null;
+  readonly suspendedAt: Date | null;
   readonly emailVerifiedAt: Date | null;
 }
 
@@ -55,13 +57,15 @@ export interface MemoryState {
   readonly recoveryCodes: Map<string, RecoveryCode>;
   /** Tenants' second-factor policies, by tenant id; a tenant without an entry is `optional`. */
   readonly mfaPolicies: Map<string, MfaPolicy>;
+  /** SCIM tokens by tenant id. */
+  readonly scimTokens: Map<string, ScimToken>;
 }
 
 export function emptyState(): MemoryState {
   return {
     tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map(), auditEvents: new Map(), emailTokens: new Map(), outbox: new Map(),
     signingKeys: new Map(), sessions: new Map(), totpFactors: new Map(), recoveryCodes: new Map(),
-    passkeys: new Map(), passkeyChallenges: new Map(), passkeySignIns: new Map(), mfaPolicies: new Map(),
+    passkeys: new Map(), passkeyChallenges: new Map(), passkeySignIns: new Map(), mfaPolicies: new Map(), scimTokens: new Map(),
   };
 }
 
@@ -82,6 +86,7 @@ export function snapshot(state: MemoryState): MemoryState {
     totpFactors: new Map(state.totpFactors),
     recoveryCodes: new Map(state.recoveryCodes),
     mfaPolicies: new Map(state.mfaPolicies),
+    scimTokens: new Map(state.scimTokens),
   };
 }
 
@@ -89,7 +94,7 @@ export type CredentialRowChange = Extract<UnloggedChange, { kind: 'user' | 'api-
 
 /**
  * What the SQL triggers log, found by comparing a committed draft with the state it replaces:
- * a member whose role, auth version, removal, password or tenant changed, or who is gone; a key
+ * a member whose role, auth version, removal, suspension, password or tenant changed, or who is gone; a key
  * whose revocation, expiry, hash or owner changed, or that is gone; a session that ended or is gone. Records are replaced, never
  * mutated, so an unchanged record is the same object and costs one comparison.
  */
@@ -99,7 +104,7 @@ export function credentialChanges(before: MemoryState, after: MemoryState): Cred
     const now = after.users.get(id);
     if (now === old) continue;
     if (!now || now.role !== old.role || now.authVersion !== old.authVersion || now.removedAt?.getTime() !== old.removedAt?.getTime()
-      || now.passwordHash !== old.passwordHash || now.tenantId !== old.tenantId) {
+      || now.suspendedAt?.getTime() !== old.suspendedAt?.getTime() || now.passwordHash !== old.passwordHash || now.tenantId !== old.tenantId) {
       changes.push({ kind: 'user', userId: id, tenantId: old.tenantId });
       if (now && now.tenantId !== old.tenantId) changes.push({ kind: 'user', userId: id, tenantId: now.tenantId });
     }

@@ -11,6 +11,7 @@ import { KyselyTenantRepository } from './tenant-repository';
 import { KyselyPasskeyChallengeRepository, KyselyPasskeyRepository } from './passkey-repository';
 import type { TenantScope } from '../driver/tenant-scope';
 import { KyselyUserRepository } from './user-repository';
+import { KyselyScimTokenRepository } from './scim-token-repository';
 
 /**
  * The repositories over one scope: the whole database (each tenant-scoped call its own short
@@ -31,5 +32,6 @@ export function kyselyRepositories(scope: TenantScope): Repositories {
     passkeyChallenges: new KyselyPasskeyChallengeRepository(scope),
     totpFactors: new KyselyTotpFactorRepository(scope),
     recoveryCodes: new KyselyRecoveryCodeRepository(scope),
+    scimTokens: new KyselyScimTokenRepository(scope),
   };
 }
