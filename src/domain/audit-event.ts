@@ -42,7 +42,6 @@ export const AUDIT_ACTIONS = [
   'tenant.security_changed',
   // SCIM provisioning (actor method `scim`, no actor user) and the owner's SCIM token.
   'scim.user_created',
-  'scim.user_updated',
   'scim.user_suspended',
   'scim.user_restored',
   'scim.user_removed',

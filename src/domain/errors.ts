@@ -332,3 +332,9 @@ export class LastActiveOwner extends DomainError {
   readonly code = 'LAST_ACTIVE_OWNER';
   constructor() { super('The last owner cannot be suspended or removed'); }
 }
+
+/** SCIM's userName is the member's address, which changes only through the member's own confirmed address change. */
+export class ScimUserNameImmutable extends DomainError {
+  readonly code = 'SCIM_USER_NAME_IMMUTABLE';
+  constructor() { super('userName cannot be changed: it is the member\'s address'); }
+}

@@ -33,7 +33,7 @@ export interface DatabaseApp {
 
 const TEST_FRESHNESS_TIMEOUT_MS = 10_000;
 
-const GENEROUS_LIMITS = { global: 100_000, login: 100_000, signup: 100_000, recovery: 100_000 };
+const GENEROUS_LIMITS = { global: 100_000, login: 100_000, signup: 100_000, recovery: 100_000, scim: 100_000 };
 
 export interface DatabaseAppOptions {
   /**

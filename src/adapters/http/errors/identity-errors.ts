@@ -36,6 +36,7 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   INVALID_SCIM_TOKEN: { status: 401 },
   SCIM_TOKEN_NOT_FOUND: { status: 404 },
   LAST_ACTIVE_OWNER: { status: 409 },
+  SCIM_USER_NAME_IMMUTABLE: { status: 400 },
   INVALID_SERVICE_KEY: { status: 401 },
   MAIL_NOT_CONFIGURED: { status: 503 },
   INVALID_RESET_TOKEN: { status: 400 },
