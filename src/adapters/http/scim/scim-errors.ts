@@ -3,6 +3,7 @@ import { DomainError } from '../../../domain/errors';
 import { describeError, type ErrorTable } from '../errors/error-mapper';
 import { HttpError } from '../errors/http-error';
 import type { NodeErrorHandler, NodeRequest } from '../fast-path/node-handler';
+import { sendJson } from '../fast-path/send-json';
 
 export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
 export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
@@ -31,12 +32,7 @@ function scimTypeOf(err: unknown, status: number): ScimType | undefined {
 
 /** A SCIM answer: JSON under SCIM's media type. */
 export function sendScim(res: ServerResponse, status: number, body: unknown, headers?: Readonly<Record<string, string>>): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
-  res.setHeader('Content-Type', SCIM_CONTENT_TYPE);
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  sendJson(res, status, body, headers, SCIM_CONTENT_TYPE);
 }
 
 /** SCIM's error body (RFC 7644, section 3.12): the status as a string, the kind when there is one, and the service's own message. */
