@@ -11,6 +11,7 @@ import { ownerView } from './owner-view';
 import { assembleForTest, testConfig } from './test-use-cases';
 import { openTestStorage, type TestDatabase } from './test-storage';
 import type { OpenedStorage } from '../../src/bootstrap/database';
+import type { RateLimitConfig, RateLimitStoreFactory } from '../../src/adapters/http/middleware/rate-limits';
 
 export interface DatabaseApp {
   readonly app: RequestListener;
@@ -63,6 +64,9 @@ export interface DatabaseAppOptions {
   readonly publicUrl?: string;
   /** How the instance's listening connection shows in pg_stat_activity, for a test that cuts it alone. */
   readonly listenerName?: string;
+  /** Limits over the generous ones every instance gets, and where they count (a shared Redis); in process unless given. */
+  readonly rateLimits?: Partial<RateLimitConfig>;
+  readonly rateLimitStore?: RateLimitStoreFactory;
 }
 
 function followed(opened: OpenedStorage, options: DatabaseAppOptions): OpenedStorage {
@@ -87,10 +91,10 @@ export async function databaseApp(
     testConfig({ passwordPolicy: options.passwordPolicy }, {
       freshnessTimeoutMs: options.freshnessTimeoutMs ?? TEST_FRESHNESS_TIMEOUT_MS,
       corsOrigin: 'http://localhost:5173',
-      rateLimits: { ...GENEROUS_LIMITS, introspect: 100_000 },
+      rateLimits: { ...GENEROUS_LIMITS, introspect: 100_000, ...options.rateLimits },
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     }),
-    { onError: () => undefined, onBackgroundError: () => undefined, changeHeartbeatMs: options.changeHeartbeatMs, listenerTiming: { retryMs: 100, heartbeatMs: 1_000, applicationName: options.listenerName } },
+    { onError: () => undefined, onBackgroundError: () => undefined, changeHeartbeatMs: options.changeHeartbeatMs, rateLimitStore: options.rateLimitStore, listenerTiming: { retryMs: 100, heartbeatMs: 1_000, applicationName: options.listenerName } },
   );
   const owner = ownerPool?.db ?? ownerView(opened.db!);
   return {
