@@ -90,7 +90,7 @@ export function memberToken(tenantId: string, userId: string, role: string, auth
 export const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 /** The example downstream service over the client library, on a port of its own, following `url` with a new service key. */
-async function startDownstream(url: string, databaseUrl: string) {
+export async function startDownstream(url: string, databaseUrl: string) {
   const owner = openPostgres(databaseUrl, { max: 1 });
   const manage = new ManageServiceKeys({
     serviceKeys: new KyselyServiceKeyRepository(owner.db), ids: new RandomUuidGenerator(), secrets: new NodeSecrets(), clock: new SystemClock(),

@@ -46,6 +46,15 @@ import type { RemoveAuthenticatorApp } from './mfa/remove-authenticator-app';
 import type { RemoveMemberFactors } from './mfa/remove-member-factors';
 import type { ManageSsoConnection } from './sso/manage-sso-connection';
 import type { ManageSsoDomains } from './sso/manage-sso-domains';
+import type { AuthenticateScim } from './scim/authenticate-scim';
+import type { CreateScimToken } from './scim/create-scim-token';
+import type { CreateScimUser } from './scim/create-scim-user';
+import type { GetScimUser } from './scim/get-scim-user';
+import type { ListScimUsers } from './scim/list-scim-users';
+import type { RemoveScimUser } from './scim/remove-scim-user';
+import type { RevokeScimToken } from './scim/revoke-scim-token';
+import type { GetScimTokenStatus } from './scim/scim-token-status';
+import type { SetScimUserActive } from './scim/set-scim-user-active';
 
 /** Everything the driving adapters (HTTP) may call: built by the composition root. */
 export interface UseCases {
@@ -70,6 +79,16 @@ export interface UseCases {
   readonly listMembers: ListMembers;
   readonly changeMemberRole: ChangeMemberRole;
   readonly removeMember: RemoveMember;
+  /** The tenant's SCIM token (owner) and the identity provider's SCIM requests. */
+  readonly createScimToken: CreateScimToken;
+  readonly getScimTokenStatus: GetScimTokenStatus;
+  readonly revokeScimToken: RevokeScimToken;
+  readonly authenticateScim: AuthenticateScim;
+  readonly listScimUsers: ListScimUsers;
+  readonly getScimUser: GetScimUser;
+  readonly createScimUser: CreateScimUser;
+  readonly setScimUserActive: SetScimUserActive;
+  readonly removeScimUser: RemoveScimUser;
   readonly changePassword: ChangePassword;
   readonly forgotPassword: ForgotPassword;
   readonly resetPassword: ResetPassword;

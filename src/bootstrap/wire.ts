@@ -29,6 +29,16 @@ import type { ServiceKeyLookup } from '../application/ports/service-keys';
 import type { TokenService } from '../application/ports/token-service';
 import { RecordRefusal } from '../application/audit/record-refusal';
 import { RemoveMember } from '../application/members/remove-member';
+import { AuthenticateScim } from '../application/scim/authenticate-scim';
+import { CreateScimToken } from '../application/scim/create-scim-token';
+import { CreateScimUser } from '../application/scim/create-scim-user';
+import { GetScimUser } from '../application/scim/get-scim-user';
+import { ListScimUsers } from '../application/scim/list-scim-users';
+import { MEMBER_PROVISIONING } from '../application/scim/provisioning-rules';
+import { RemoveScimUser } from '../application/scim/remove-scim-user';
+import { RevokeScimToken } from '../application/scim/revoke-scim-token';
+import { GetScimTokenStatus } from '../application/scim/scim-token-status';
+import { SetScimUserActive } from '../application/scim/set-scim-user-active';
 import { RevokeApiKey } from '../application/api-keys/revoke-api-key';
 import { RevokeInvite } from '../application/invites/revoke-invite';
 import { ResendInvite } from '../application/invites/resend-invite';
@@ -231,6 +241,17 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     listMembers: new ListMembers({ users: repos.users }),
     changeMemberRole: new ChangeMemberRole({ unitOfWork, trail, clock, postbox }),
     removeMember: new RemoveMember({ unitOfWork, clock, trail, postbox, sessions }),
+    createScimToken: new CreateScimToken({ unitOfWork, trail, secrets, clock }),
+    getScimTokenStatus: new GetScimTokenStatus({ scimTokens: repos.scimTokens }),
+    revokeScimToken: new RevokeScimToken({ unitOfWork, trail }),
+    authenticateScim: new AuthenticateScim({ scimTokens: repos.scimTokens, secrets, clock }),
+    listScimUsers: new ListScimUsers({ users: repos.users }),
+    getScimUser: new GetScimUser({ repos }),
+    createScimUser: new CreateScimUser({
+      unitOfWork, trail, ids, secrets, hasher, clock, sessions, provisioning: MEMBER_PROVISIONING,
+    }),
+    setScimUserActive: new SetScimUserActive({ unitOfWork, trail, clock, sessions }),
+    removeScimUser: new RemoveScimUser({ unitOfWork, clock, trail, postbox, sessions }),
     changePassword: new ChangePassword({ repos, unitOfWork, hasher, tokens, secrets, throttle: loginThrottle, trail, clock, postbox, passwords, sessions }),
     forgotPassword: new ForgotPassword({
       repos, unitOfWork, postbox, emailTokens, trail, resetTtlSeconds: policy.mailTokens.resetTtlSeconds, onError: services.onBackgroundError,

@@ -46,6 +46,13 @@ export const AUDIT_ACTIONS = [
   'sso.domain_added',
   'sso.domain_verified',
   'sso.domain_removed',
+  // SCIM provisioning (actor method `scim`, no actor user) and the owner's SCIM token.
+  'scim.user_created',
+  'scim.user_suspended',
+  'scim.user_restored',
+  'scim.user_removed',
+  'scim.token_created',
+  'scim.token_revoked',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -64,8 +71,12 @@ export function isAuditActionName(value: string): value is AuditAction | ModuleA
   return AUDIT_ACTION_PATTERN.test(value);
 }
 
-/** How the actor proved who they are; `none` for signup, login and refusals before authentication. */
-export type AuditActorMethod = 'jwt' | 'api_key' | 'none';
+/**
+ * How the actor proved who they are; `none` for signup, login and refusals before authentication;
+ * `scim` for the tenant's identity provider holding its SCIM token, which is no member (no actor user).
+ */
+export const AUDIT_ACTOR_METHODS = ['jwt', 'api_key', 'none', 'scim'] as const;
+export type AuditActorMethod = (typeof AUDIT_ACTOR_METHODS)[number];
 
 export type AuditDetails = Readonly<Record<string, string | number | boolean | null>>;
 

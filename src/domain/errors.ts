@@ -380,3 +380,27 @@ export class SsoDomainInvalid extends DomainError {
   readonly code = 'SSO_DOMAIN_INVALID';
   constructor() { super('domain must be a domain name, such as example.com'); }
 }
+
+/** A SCIM request whose bearer token is not the tenant's current SCIM token (missing, revoked, replaced or unknown). */
+export class InvalidScimToken extends DomainError {
+  readonly code = 'INVALID_SCIM_TOKEN';
+  constructor() { super('Invalid SCIM token'); }
+}
+
+/** DELETE of a tenant's SCIM token when it has none. */
+export class ScimTokenNotFound extends DomainError {
+  readonly code = 'SCIM_TOKEN_NOT_FOUND';
+  constructor() { super('No SCIM token'); }
+}
+
+/** Suspending the tenant's last owner who is not suspended would leave nobody able to manage it. */
+export class LastActiveOwner extends DomainError {
+  readonly code = 'LAST_ACTIVE_OWNER';
+  constructor() { super('The last owner cannot be suspended or removed'); }
+}
+
+/** SCIM's userName is the member's address, which changes only through the member's own confirmed address change. */
+export class ScimUserNameImmutable extends DomainError {
+  readonly code = 'SCIM_USER_NAME_IMMUTABLE';
+  constructor() { super('userName cannot be changed: it is the member\'s address'); }
+}

@@ -1,4 +1,4 @@
-import { LastOwner, OwnerRoleRequired, RoleAboveOwn } from './errors';
+import { LastActiveOwner, LastOwner, OwnerRoleRequired, RoleAboveOwn } from './errors';
 import { INVITABLE_ROLES, type InvitableRole, roleLevel, type Role } from './role';
 
 /** Who is acting, on whom, and how many owners the tenant has, all read inside one transaction. */
@@ -22,6 +22,15 @@ export function assertMayChangeRole(change: MembershipChange, newRole: Role): vo
 export function assertMayRemove(change: MembershipChange): void {
   if (change.targetRole === 'owner' && change.callerRole !== 'owner') throw new OwnerRoleRequired();
   if (change.targetRole === 'owner' && change.ownerCount <= 1) throw new LastOwner();
+}
+
+/**
+ * The identity provider (SCIM) may suspend or remove an owner only while another owner who is not
+ * suspended remains (`activeOwners` counts the target when it is one of them): the tenant always
+ * keeps someone who can manage it, and who can take the provider's token away.
+ */
+export function assertLeavesActiveOwner(target: { readonly role: Role; readonly suspended: boolean }, activeOwners: number): void {
+  if (target.role === 'owner' && !target.suspended && activeOwners <= 1) throw new LastActiveOwner();
 }
 
 /** Only an owner ends an owner's sessions; an admin ends anyone else's. */

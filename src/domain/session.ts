@@ -25,7 +25,7 @@ export interface Session {
 }
 
 /** How a session ended: each is a `session.ended` event's `reason`. */
-export const SESSION_END_REASONS = ['logout', 'user', 'admin', 'password_change', 'password_reset', 'email_change', 'removal'] as const;
+export const SESSION_END_REASONS = ['logout', 'user', 'admin', 'password_change', 'password_reset', 'email_change', 'removal', 'suspension'] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 
 /** Who ended sessions and why, as the storage records it. */

@@ -8,6 +8,7 @@ import { describeMemberCases } from './cases/member-cases';
 import { describePasskeyCases } from './cases/passkey-cases';
 import { describeSessionCases } from './cases/session-cases';
 import { describeConcurrentSsoCases, describeSsoCases } from './cases/sso-cases';
+import { describeSuspensionCases } from './cases/suspension-cases';
 import { describeConcurrentSecondFactorCases, describeSecondFactorCases } from './cases/second-factor-cases';
 import { describeTenantCases } from './cases/tenant-cases';
 import { describeUnitOfWorkCases } from './cases/unit-of-work-cases';
@@ -54,6 +55,7 @@ export function describeStorageContract(
     describePasskeyCases(get);
     describeSecondFactorCases(get);
     describeSsoCases(get);
+    describeSuspensionCases(get);
     if (opts.concurrent) {
       describeConcurrencyCases(get);
       describeConcurrentMailCases(get);

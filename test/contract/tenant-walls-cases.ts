@@ -5,6 +5,7 @@ import { LOOKUP_SESSION, RECORD_SESSION_USES } from '../../src/adapters/persiste
 import { LOOKUP_PASSKEY } from '../../src/adapters/persistence/kysely/migrations/0019-passkeys';
 import { TOTP_FACTORS_EXIST } from '../../src/adapters/persistence/kysely/migrations/0021-sealed-secrets-exist';
 import { LOOKUP_SSO_DOMAIN_OWNER } from '../../src/adapters/persistence/kysely/migrations/0022-single-sign-on';
+import { LOOKUP_SCIM_TOKEN } from '../../src/adapters/persistence/kysely/migrations/0023-member-suspension-and-scim-tokens';
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { auditRow } from '../../src/adapters/persistence/kysely/repositories/audit-event-repository';
@@ -345,6 +346,7 @@ export function describeTenantWallCases(
         LOOKUP_USER_BY_EMAIL, PRUNE_CREDENTIAL_CHANGES, READ_CREDENTIAL_CHANGES, WALL_KEY_STATE, WALL_TENANT, RECORD_API_KEY_USES,
         LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL, READ_CHANGE_HEAD, LOOKUP_SESSION, RECORD_SESSION_USES, LOOKUP_PASSKEY, TOTP_FACTORS_EXIST,
         LOOKUP_SSO_DOMAIN_OWNER,
+        LOOKUP_SCIM_TOKEN,
       ].sort());
     });
 
@@ -393,6 +395,31 @@ export function describeTenantWallCases(
         .rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
       expect(await storage().repos.sessions.findLive(b.tenant.id, ofB.id)).not.toBeNull();
       expect(await storage().repos.sessions.findLive(b.tenant.id, ofA.id)).toBeNull();
+    });
+
+    test("SCIM tokens are walled: a tenant's statements see, replace and delete none of another's; only the exact hash crosses", async () => {
+      const a = await seedWalledTenant(storage());
+      const b = await seedWalledTenant(storage());
+      const tokenOf = (tenantId: string) => ({ tenantId, tokenHash: randomUUID().replace(/-/g, '').repeat(2), createdAt: new Date(), lastUsedAt: null });
+      const ofA = tokenOf(a.tenant.id);
+      const ofB = tokenOf(b.tenant.id);
+      await storage().repos.scimTokens.replace(ofA);
+      await storage().repos.scimTokens.replace(ofB);
+
+      const visible = await inTenant(walled(), a.tenant.id, (trx) => trx.selectFrom('scim_tokens').select('tenant_id').execute());
+      expect(visible.map((row) => row.tenant_id)).toEqual([a.tenant.id]);
+      const changed = await inTenant(walled(), a.tenant.id, (trx) =>
+        trx.updateTable('scim_tokens').set({ last_used_at: new Date() }).where('tenant_id', '=', b.tenant.id).returning('tenant_id').execute());
+      expect(changed).toEqual([]);
+      const deleted = await inTenant(walled(), a.tenant.id, (trx) =>
+        trx.deleteFrom('scim_tokens').where('tenant_id', '=', b.tenant.id).returning('tenant_id').execute());
+      expect(deleted).toEqual([]);
+      const c = await seedWalledTenant(storage());
+      await expect(inTenant(walled(), a.tenant.id, (trx) => trx.insertInto('scim_tokens').values({
+        tenant_id: c.tenant.id, token_hash: tokenOf(c.tenant.id).tokenHash, created_at: new Date(), last_used_at: null,
+      }).execute())).rejects.toThrow(/row-level security/);
+      expect(await storage().repos.scimTokens.findByHash(ofB.tokenHash)).toEqual(ofB);
+      expect(await storage().repos.scimTokens.findByHash(ofB.tokenHash.slice(0, 63))).toBeNull();
     });
 
     test("second factors are walled: a tenant's statements see, change and delete none of another's authenticator apps or recovery codes", async () => {

@@ -1,10 +1,10 @@
-import { Client } from 'pg';
 import type { Response } from 'supertest';
 import { request } from '../support/contract-request';
 import { databaseApp, type DatabaseApp } from '../support/database-app';
 import { AUTH, bearer, createApiKey, expectError, joinWithRole, signupOwner } from '../support/http-fixtures';
 import { describeIfPostgres } from '../support/postgres';
-import { describeRawSqlChanges, type OperatorSql } from './raw-sql-changes-flow';
+import { operator } from '../support/operator-sql';
+import { describeRawSqlChanges } from './raw-sql-changes-flow';
 
 /**
  * A bound for a test on a shared machine, far below the cache's TTL, so a pass is the announcement's
@@ -20,13 +20,6 @@ async function firstRefusal(send: () => Promise<Response>): Promise<Response> {
     if (res.status !== 200 || Date.now() - start > DEADLINE_MS) return res;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-}
-
-/** psql, in effect: its own session, as the login user (the schema's owner). */
-async function operator(url: string): Promise<{ sql: OperatorSql; end: () => Promise<void> }> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  return { sql: async (text, params = []) => (await client.query(text, params)).rows, end: () => client.end() };
 }
 
 describeIfPostgres('Postgres: credential changes written in SQL', (url) => {

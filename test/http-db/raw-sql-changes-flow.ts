@@ -106,6 +106,20 @@ export function describeRawSqlChanges(name: string, open: () => Promise<RawSqlAp
       expect(row).toEqual({ auth_version: 1 });
     });
 
+    it('V7.4.2: a member suspended in SQL loses token and key, as through SCIM; lifting it in SQL brings the key back, not the token', async () => {
+      const { admin, key } = await memberHeldInMemory(app);
+      await ctx.operatorSql('update users set suspended_at = now() where id = $1', [admin.userId]);
+      expectError(await ctx.afterChange(withToken(admin)), 401, 'Invalid or expired token');
+      expectError(await withKey(key)(), 401, 'Invalid API key');
+      expectError(await request(app).post(`${AUTH}/login`).send({ email: admin.email, password: PASSWORD }), 401, 'Invalid credentials');
+      const [row] = await ctx.operatorSql('select auth_version from users where id = $1', [admin.userId]);
+      expect(row).toEqual({ auth_version: 1 });
+
+      await ctx.operatorSql('update users set suspended_at = null where id = $1', [admin.userId]);
+      await withKey(key)().expect(200);
+      expectError(await withToken(admin)(), 401, 'Invalid or expired token');
+    });
+
     it('an auth version raised in SQL (a forced logout) ends the token and keeps the key', async () => {
       const { admin, key } = await memberHeldInMemory(app);
       await ctx.operatorSql('update users set auth_version = auth_version + 1 where id = $1', [admin.userId]);

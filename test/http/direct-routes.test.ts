@@ -165,8 +165,8 @@ describe('RouteTable', () => {
 
   function table(options: { before?: NodeHandler[]; onError?: NodeErrorHandler[]; errorMapper?: NodeErrorHandler } = {}) {
     return new RouteTable({
-      groups: { probe: none, service: none, page: none, public: { guards: [], onError: options.onError ?? [] }, protected: none },
-      limiters: { login: pass, signup: pass, introspect: pass, recovery: pass },
+      groups: { probe: none, service: none, scim: none, page: none, public: { guards: [], onError: options.onError ?? [] }, protected: none },
+      limiters: { login: pass, signup: pass, introspect: pass, recovery: pass, scim: pass },
       recentAuthentication: pass,
       before: options.before ?? [],
       globalLimiter: pass,

@@ -12,6 +12,7 @@ import { assembleForTest, testConfig } from './test-use-cases';
 import { openTestStorage, type TestDatabase } from './test-storage';
 import type { OpenedStorage } from '../../src/bootstrap/database';
 import type { DnsTxtRecords } from '../../src/application/ports/dns-txt-records';
+import type { RateLimitConfig, RateLimitStoreFactory } from '../../src/adapters/http/middleware/rate-limits';
 
 export interface DatabaseApp {
   readonly app: RequestListener;
@@ -34,7 +35,7 @@ export interface DatabaseApp {
 
 const TEST_FRESHNESS_TIMEOUT_MS = 10_000;
 
-const GENEROUS_LIMITS = { global: 100_000, login: 100_000, signup: 100_000, recovery: 100_000 };
+const GENEROUS_LIMITS = { global: 100_000, login: 100_000, signup: 100_000, recovery: 100_000, scim: 100_000 };
 
 export interface DatabaseAppOptions {
   /**
@@ -66,6 +67,9 @@ export interface DatabaseAppOptions {
   readonly listenerName?: string;
   /** Where domains' TXT records are read; none are published unless given. */
   readonly dns?: DnsTxtRecords;
+  /** Limits over the generous ones every instance gets, and where they count (a shared Redis); in process unless given. */
+  readonly rateLimits?: Partial<RateLimitConfig>;
+  readonly rateLimitStore?: RateLimitStoreFactory;
 }
 
 function followed(opened: OpenedStorage, options: DatabaseAppOptions): OpenedStorage {
@@ -90,10 +94,10 @@ export async function databaseApp(
     testConfig({ passwordPolicy: options.passwordPolicy }, {
       freshnessTimeoutMs: options.freshnessTimeoutMs ?? TEST_FRESHNESS_TIMEOUT_MS,
       corsOrigin: 'http://localhost:5173',
-      rateLimits: { ...GENEROUS_LIMITS, introspect: 100_000 },
+      rateLimits: { ...GENEROUS_LIMITS, introspect: 100_000, ...options.rateLimits },
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     }),
-    { onError: () => undefined, onBackgroundError: () => undefined, changeHeartbeatMs: options.changeHeartbeatMs, listenerTiming: { retryMs: 100, heartbeatMs: 1_000, applicationName: options.listenerName } },
+    { onError: () => undefined, onBackgroundError: () => undefined, changeHeartbeatMs: options.changeHeartbeatMs, rateLimitStore: options.rateLimitStore, listenerTiming: { retryMs: 100, heartbeatMs: 1_000, applicationName: options.listenerName } },
   );
   const owner = ownerPool?.db ?? ownerView(opened.db!);
   return {

@@ -29,6 +29,9 @@ import type { Route } from './routes/route';
 import { RouteTable } from './routes/route-table';
 import { type ChangeStreamLimits, DEFAULT_CHANGE_STREAM_LIMITS, DEFAULT_HEARTBEAT_MS } from './verifiers/change-stream';
 import { serviceGuard } from './verifiers/service-guard';
+import { scimErrorBody, scimErrors, sendScim } from './scim/scim-errors';
+import { scimGuard } from './scim/scim-guard';
+import { SCIM_BASE } from './scim/scim-resources';
 import { VerifierMetrics } from './verifiers/verifier-metrics';
 import { verifierRoutes } from './verifiers/verifier-routes';
 
@@ -150,6 +153,7 @@ export function createApp(useCases: UseCases, config: HttpConfig, options: AppOp
     groups: {
       probe: { guards: [], onError: [] },
       service: { guards: [serviceGuard(useCases.authenticateService, limiters.global)], onError: [] },
+      scim: { guards: [scimGuard(useCases.authenticateScim, limiters.global)], onError: [scimErrors(log, errors)] },
       page: { guards: [], onError: [] },
       public: { guards: [], onError: [] },
       protected: {
@@ -177,6 +181,8 @@ export function createApp(useCases: UseCases, config: HttpConfig, options: AppOp
   for (const module of modules) table.add(module.routes);
   table.mount(app);
 
+  // Under the SCIM base, a path no route has is answered in SCIM's format too, for the provider to read.
+  app.use(SCIM_BASE, (_req, res) => sendScim(res, 404, scimErrorBody(404, 'Not found')));
   app.use((_req, _res, next) => {
     next(new HttpError(404, 'Not found'));
   });

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestOrigin } from '../../application/audit/audit-trail';
 import type { Principal } from '../../domain/principal';
 import type { AdmittedService } from '../../application/authentication/authenticate-service';
+import type { ScimCaller } from '../../application/scim/scim-caller';
 
 /** What logs and metrics call a request that matched no route: one label, however many paths are tried. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -22,6 +23,8 @@ export interface RequestContext {
   principal: Principal | undefined;
   /** Set by the service group's guard (introspection, the change stream). */
   serviceCaller: AdmittedService | undefined;
+  /** Set by the scim group's guard. */
+  scimCaller: ScimCaller | undefined;
 }
 
 const CONTEXT = Symbol('portcullis request context');
@@ -33,7 +36,7 @@ const CONTEXT = Symbol('portcullis request context');
  */
 export function contextOf(req: IncomingMessage): RequestContext {
   const carrier = req as IncomingMessage & { [CONTEXT]?: RequestContext };
-  return (carrier[CONTEXT] ??= { route: UNMATCHED_ROUTE, principal: undefined, serviceCaller: undefined });
+  return (carrier[CONTEXT] ??= { route: UNMATCHED_ROUTE, principal: undefined, serviceCaller: undefined, scimCaller: undefined });
 }
 
 /**

@@ -13,7 +13,13 @@ export interface RequestOrigin {
 export const UNKNOWN_ORIGIN: RequestOrigin = {};
 
 /** Who did it: an authenticated principal, or someone not (yet) authenticated, possibly known by id. */
-export type AuditActor = Pick<Principal, 'userId' | 'method'> | { readonly userId: string | null; readonly method: 'none' };
+export type AuditActor =
+  | Pick<Principal, 'userId' | 'method'>
+  | { readonly userId: string | null; readonly method: 'none' }
+  | { readonly userId: null; readonly method: 'scim' };
+
+/** The tenant's identity provider, calling with the tenant's SCIM token: no member acts. */
+export const SCIM_ACTOR: AuditActor = { userId: null, method: 'scim' };
 
 export interface AuditFacts {
   readonly tenantId: string | null;

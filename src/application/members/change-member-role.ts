@@ -35,7 +35,7 @@ export class ChangeMemberRole {
       // The member's row first: work still holding the member's old role (an invite being made)
       // commits before this goes on, so the revocation below sees what it wrote.
       await tx.users.changeRole(caller.tenantId, targetId, role);
-      const invitesRevoked = await revokeInvitesOutranking(tx, this.deps.trail, origin, caller, targetId, role);
+      const invitesRevoked = await revokeInvitesOutranking(tx, this.deps.trail, origin, { tenantId: caller.tenantId, actor: caller }, targetId, role);
       await tx.auditEvents.append(this.deps.trail.event(origin, {
         tenantId: caller.tenantId,
         actor: caller,

@@ -3,8 +3,8 @@ import { assertRoleAtLeast } from '../../domain/role';
 import type { User } from '../../domain/user';
 import type { UserRepository } from '../ports/repositories';
 
-/** What the list shows of a member: never the password hash. */
-export type MemberSummary = Pick<User, 'id' | 'email' | 'role' | 'createdAt'>;
+/** What the list shows of a member: never the password hash; since when they are suspended, only when they are. */
+export type MemberSummary = Pick<User, 'id' | 'email' | 'role' | 'createdAt'> & { readonly suspendedAt?: Date };
 
 export interface ListMembersDeps {
   readonly users: UserRepository;
@@ -19,6 +19,11 @@ export class ListMembers {
 
   async execute(caller: Principal): Promise<MemberSummary[]> {
     assertRoleAtLeast(caller.role, 'admin');
-    return (await this.deps.users.listMembers(caller.tenantId)).map(memberSummary);
+    const { users } = this.deps;
+    const [members, suspensions] = await Promise.all([users.listMembers(caller.tenantId), users.suspensions(caller.tenantId)]);
+    return members.map((member) => {
+      const suspendedAt = suspensions.get(member.id);
+      return suspendedAt ? { ...memberSummary(member), suspendedAt } : memberSummary(member);
+    });
   }
 }

@@ -5,7 +5,7 @@ import type { Principal } from '../../domain/principal';
 import type { User } from '../../domain/user';
 import { callerGone } from '../authentication/caller-gone';
 import type { Role } from '../../domain/role';
-import type { AuditTrail, RequestOrigin } from '../audit/audit-trail';
+import type { AuditActor, AuditTrail, RequestOrigin } from '../audit/audit-trail';
 import type { Repositories } from '../ports/repositories';
 
 export interface LockedMembership {
@@ -31,8 +31,24 @@ export async function lockMembership(tx: Repositories, caller: Principal, target
   if (!actor) throw callerGone(caller);
   const target = await tx.users.findById(caller.tenantId, targetId);
   if (!target) throw new MemberNotFound();
-  const ownerCount = await tx.users.countOwners(caller.tenantId);
-  return { target, change: { callerRole: actor.role, targetRole: target.role, ownerCount } };
+  return { target, change: { callerRole: actor.role, targetRole: target.role, ownerCount: await ownersBeside(tx, caller.tenantId, target) } };
+}
+
+/**
+ * The owners a membership rule counts: those who can act (countOwners skips suspended ones), with
+ * the target among them when it is a suspended owner, so that removing or demoting a suspended owner
+ * is judged by the active owners it leaves, as any other owner's is.
+ */
+async function ownersBeside(tx: Repositories, tenantId: string, target: User): Promise<number> {
+  const active = await tx.users.countOwners(tenantId);
+  if (target.role !== 'owner') return active;
+  return (await tx.users.suspendedAt(tenantId, target.id)) === null ? active : active + 1;
+}
+
+/** Who acts on a tenant's member: an authenticated caller, or the tenant's identity provider over SCIM. */
+export interface MemberChangeBy {
+  readonly tenantId: string;
+  readonly actor: AuditActor;
 }
 
 
@@ -42,12 +58,12 @@ export async function lockMembership(tx: Repositories, caller: Principal, target
  * recorded as a revocation by the caller, as DELETE /invites/:id records one. Returns how many.
  */
 export async function revokeInvitesOutranking(
-  tx: Repositories, trail: AuditTrail, origin: RequestOrigin, caller: Principal, memberId: string, standing: Role | null,
+  tx: Repositories, trail: AuditTrail, origin: RequestOrigin, by: MemberChangeBy, memberId: string, standing: Role | null,
 ): Promise<number> {
-  const revoked = await tx.invites.deleteUnacceptedFrom(caller.tenantId, memberId, invitesOutranking(standing));
+  const revoked = await tx.invites.deleteUnacceptedFrom(by.tenantId, memberId, invitesOutranking(standing));
   for (const inviteId of revoked) {
     await tx.auditEvents.append(trail.event(origin, {
-      tenantId: caller.tenantId, actor: caller, action: 'invite.revoked', targetId: inviteId,
+      tenantId: by.tenantId, actor: by.actor, action: 'invite.revoked', targetId: inviteId,
       details: { reason: standing === null ? 'inviter_removed' : 'inviter_role_lowered' },
     }));
   }

@@ -13,6 +13,7 @@ import type { MfaPolicy, RecoveryCode, TotpFactor } from '../../domain/second-fa
 import type { InvitableRole, Role } from '../../domain/role';
 import type { Tenant } from '../../domain/tenant';
 import type { User } from '../../domain/user';
+import type { ScimTokenRepository } from './scim-tokens';
 
 export interface TenantRepository {
   /**
@@ -40,25 +41,32 @@ export interface TenantRepository {
 export interface UserRepository {
   /** Inserts a new user. Throws EmailAlreadyRegistered when the (normalised) e-mail is taken. */
   create(user: User): Promise<void>;
-  /** Global lookup by normalised e-mail (login and signup need it); null when no member has it. */
-  findByEmail(email: string): Promise<User | null>;
-  /** The member of that tenant with that id; null when unknown, removed, or in another tenant. */
-  findById(tenantId: string, userId: string): Promise<User | null>;
   /**
-   * What authentication needs of a member: role and auth version. Null when unknown, removed, or
-   * in another tenant (a token naming a tenant and user that do not go together).
+   * Global lookup by normalised e-mail (login and signup need it); null when no member has it, or its
+   * member is suspended (a suspended member signs in no way; the address stays taken).
+   */
+  findByEmail(email: string): Promise<User | null>;
+  /** The member of that tenant with that id, suspended or not; null when unknown, removed, or in another tenant. */
+  findById(tenantId: string, userId: string): Promise<User | null>;
+  /** The tenant's member with that (normalised) address, suspended or not; null when the tenant has none. */
+  findInTenantByEmail(tenantId: string, email: string): Promise<User | null>;
+  /**
+   * What authentication needs of a member: role and auth version. Null when unknown, removed,
+   * suspended, or in another tenant (a token naming a tenant and user that do not go together).
+   * Every credential lookup (findByEmail, a key's owner, a passkey's owner) treats a suspended member
+   * as this does: like a removed one.
    */
   findAuthState(tenantId: string, userId: string): Promise<UserAuthState | null>;
   /**
    * The member's auth state, as findAuthState, and inside a unit of work a hold on it until the work
    * ends: a change of the member's role or password, or their removal, waits for the work to commit,
-   * and one committed before is what this returns. Null when not a member. Concurrent holds of one
+   * and one committed before is what this returns. Null when not a member, or suspended. Concurrent holds of one
    * member do not wait for each other. Outside a unit of work it only reads.
    */
   holdAuthState(tenantId: string, userId: string): Promise<UserAuthState | null>;
-  /** The tenant's members (removed ones excluded), oldest first. */
+  /** The tenant's members (removed ones excluded, suspended ones included), oldest first. */
   listMembers(tenantId: string): Promise<User[]>;
-  /** How many owners the tenant has (removed ones excluded). */
+  /** How many owners the tenant has who are neither removed nor suspended: those who can act as owners. */
   countOwners(tenantId: string): Promise<number>;
   /**
    * Replaces the hash after a rehash at new parameters (same password): the auth version stays, so
@@ -87,6 +95,18 @@ export interface UserRepository {
    * any more, and its e-mail address is free to register again.
    */
   markRemoved(tenantId: string, userId: string, at: Date): Promise<boolean>;
+  /**
+   * Suspends the member at `at` and raises the auth version: the row, keys and factors stay, but no
+   * credential of theirs is accepted until restore. False, changing nothing, when not a member or
+   * already suspended.
+   */
+  suspend(tenantId: string, userId: string, at: Date): Promise<boolean>;
+  /** Lifts the member's suspension (and raises the auth version); false when not a member or not suspended. */
+  restore(tenantId: string, userId: string): Promise<boolean>;
+  /** Since when the member is suspended; null when they are not, or are not a member. */
+  suspendedAt(tenantId: string, userId: string): Promise<Date | null>;
+  /** The tenant's suspended members: user id to since when. */
+  suspensions(tenantId: string): Promise<ReadonlyMap<string, Date>>;
   /**
    * Records that the member proved they read `email`, only while that is still their address (a
    * token sent to an address they have since left proves nothing). Keeps an earlier time. False
@@ -380,4 +400,5 @@ export interface Repositories {
   readonly ssoDomains: SsoDomainRepository;
   readonly ssoIdentities: SsoIdentityRepository;
   readonly ssoSignIns: SsoSignInRepository;
+  readonly scimTokens: ScimTokenRepository;
 }

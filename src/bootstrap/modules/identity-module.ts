@@ -2,6 +2,8 @@ import { IDENTITY_ERRORS, type IdentityErrorCode } from '../../adapters/http/err
 import { emailRoutes } from '../../adapters/http/routes/email-routes';
 import { identityRoutes } from '../../adapters/http/routes/identity-routes';
 import { sessionRoutes } from '../../adapters/http/routes/session-routes';
+import { scimRoutes } from '../../adapters/http/routes/scim-routes';
+import { scimTokenRoutes } from '../../adapters/http/routes/scim-token-routes';
 import { passkeyRoutes } from '../../adapters/http/routes/passkey-routes';
 import { IDENTITY_MIGRATIONS } from '../../adapters/persistence/modules/module-migrations';
 import type { UseCases } from '../../application/use-cases';
@@ -26,5 +28,5 @@ export const IDENTITY = {
 
 /** Identity, the first module, over its use-cases (built by assemble before any module). */
 export function identityModule(useCases: UseCases): PortcullisModule<IdentityErrorCode> {
-  return { ...IDENTITY, build: () => [...identityRoutes(useCases), ...emailRoutes(useCases), ...sessionRoutes(useCases), ...secondFactorRoutes(useCases), ...passkeyRoutes(useCases), ...ssoRoutes(useCases)] };
+  return { ...IDENTITY, build: () => [...identityRoutes(useCases), ...emailRoutes(useCases), ...sessionRoutes(useCases), ...secondFactorRoutes(useCases), ...passkeyRoutes(useCases), ...ssoRoutes(useCases), ...scimTokenRoutes(useCases), ...scimRoutes(useCases)] };
 }

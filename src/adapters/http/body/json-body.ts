@@ -41,10 +41,14 @@ export function jsonObjectProblem(body: unknown): HttpError | null {
 
 const parse = express.json({ limit: BODY_LIMIT, strict: false, type: () => true });
 
-/** `application/json`, whatever its parameters and case (Express's req.is needs Express's request). */
+/**
+ * `application/json`, or SCIM's `application/scim+json` (RFC 7644), whatever its parameters and case
+ * (Express's req.is needs Express's request).
+ */
 function isJson(contentType: string | undefined): boolean {
   const [type = ''] = (contentType ?? '').split(';');
-  return type.trim().toLowerCase() === 'application/json';
+  const base = type.trim().toLowerCase();
+  return base === 'application/json' || base === 'application/scim+json';
 }
 
 /**

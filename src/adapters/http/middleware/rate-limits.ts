@@ -21,12 +21,17 @@ export interface RateLimitConfig {
    * for one (forgot, reset, verify, confirm). Unset: DEFAULT_RECOVERY_LIMIT.
    */
   readonly recovery?: number | undefined;
+  /** SCIM requests per minute per SCIM token (one per tenant), whatever the address. Unset: DEFAULT_SCIM_LIMIT. */
+  readonly scim?: number | undefined;
 }
 
 export const DEFAULT_INTROSPECT_LIMIT = 60_000;
 export const DEFAULT_RECOVERY_LIMIT = 10;
+/** Room for a provider's first push of a large directory, at a steady pace, without holding a tenant to a browser's quota. */
+export const DEFAULT_SCIM_LIMIT = 600;
 
-const DEFAULT_LIMITS: Readonly<Record<'introspect' | 'recovery', number>> = { introspect: DEFAULT_INTROSPECT_LIMIT, recovery: DEFAULT_RECOVERY_LIMIT };
+type DefaultedLimit = 'introspect' | 'recovery' | 'scim';
+const DEFAULT_LIMITS: Readonly<Record<DefaultedLimit, number>> = { introspect: DEFAULT_INTROSPECT_LIMIT, recovery: DEFAULT_RECOVERY_LIMIT, scim: DEFAULT_SCIM_LIMIT };
 
 export type LimiterName = keyof RateLimitConfig;
 
@@ -52,6 +57,8 @@ export interface RateLimiters {
   /** Keyed by the calling service's key id (set on the request by the service guard), not by address. */
   readonly introspect: NodeHandler;
   readonly recovery: NodeHandler;
+  /** Keyed by the SCIM token's tenant (set on the request by the scim guard): one token per tenant. */
+  readonly scim: NodeHandler;
 }
 
 /**
@@ -77,7 +84,7 @@ export function createRateLimiters(config: RateLimitConfig, options: RateLimiter
   const storeFor = options.store ?? (() => new MemoryStore());
   const { onReject } = options;
   const build = (name: LimiterName, bucketOf?: BucketOf) => limiter(
-    config[name] ?? DEFAULT_LIMITS[name as 'introspect' | 'recovery'], storeFor(name), options.log, onReject ? () => onReject(name) : () => undefined, bucketOf,
+    config[name] ?? DEFAULT_LIMITS[name as DefaultedLimit], storeFor(name), options.log, onReject ? () => onReject(name) : () => undefined, bucketOf,
   );
   return {
     global: build('global'),
@@ -85,5 +92,6 @@ export function createRateLimiters(config: RateLimitConfig, options: RateLimiter
     signup: build('signup'),
     introspect: build('introspect', (req) => `service:${contextOf(req).serviceCaller?.serviceKeyId ?? ''}`),
     recovery: build('recovery'),
+    scim: build('scim', (req) => `scim:${contextOf(req).scimCaller?.tenantId ?? ''}`),
   };
 }

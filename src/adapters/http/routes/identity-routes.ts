@@ -19,8 +19,10 @@ export const AUTH_BASE = '/api/v1/auth';
 
 const iso = (date: Date | null): string | null => (date === null ? null : date.toISOString());
 
+/** A suspended member carries `suspended_at`; an active one has exactly the contract's four fields. */
 function memberJson(member: MemberSummary) {
-  return { user_id: member.id, email: member.email, role: member.role, created_at: member.createdAt.toISOString() };
+  const json = { user_id: member.id, email: member.email, role: member.role, created_at: member.createdAt.toISOString() };
+  return member.suspendedAt ? { ...json, suspended_at: member.suspendedAt.toISOString() } : json;
 }
 
 function apiKeyJson(key: ApiKeySummary) {

@@ -16,8 +16,8 @@ export function createMetricsApp(registry: Registry): express.Express {
   const none: GroupSteps = { guards: [], onError: [] };
   const pass: NodeHandler = (_req, _res, next) => next();
   const table = new RouteTable({
-    groups: { probe: none, service: none, page: none, public: none, protected: none },
-    limiters: { login: pass, signup: pass, introspect: pass, recovery: pass },
+    groups: { probe: none, service: none, scim: none, page: none, public: none, protected: none },
+    limiters: { login: pass, signup: pass, introspect: pass, recovery: pass, scim: pass },
     recentAuthentication: pass,
     before: [],
     globalLimiter: pass,

@@ -40,9 +40,13 @@ interface Compiled {
   readonly onError: readonly NodeErrorHandler[];
 }
 
-/** The groups in the order their routes go on the app; the global limiter comes after `service`. */
-export const GROUP_ORDER: readonly RouteGroup[] = ['probe', 'service', 'page', 'public', 'protected'];
-const BEFORE_GLOBAL_LIMIT: ReadonlySet<RouteGroup> = new Set(['probe', 'service']);
+/**
+ * The groups in the order their routes go on the app; the global limiter comes after `scim`. Like
+ * `service`, `scim` is limited per credential, and its guard spends the global limit only on a
+ * refused one: an identity provider syncing a tenant is not held to a browser's quota.
+ */
+export const GROUP_ORDER: readonly RouteGroup[] = ['probe', 'service', 'scim', 'page', 'public', 'protected'];
+const BEFORE_GLOBAL_LIMIT: ReadonlySet<RouteGroup> = new Set(['probe', 'service', 'scim']);
 
 const notFound: NodeHandler = (_req, _res, next) => next(new HttpError(404, 'Not found'));
 
@@ -161,8 +165,8 @@ function answerOf(res: NodeResponse): Answer | undefined {
 /** Reads and validates what the route declares, calls its handler, writes its answer. */
 function invoke(route: Route, trust: Trust): NodeHandler {
   return async (req, res) => {
-    const body = route.body ? await validatedInstance(route.body, await readJsonBody(req, res)) : undefined;
-    const query = route.query ? await validatedInstance(route.query, queryOf(req)) : undefined;
+    const body = route.body ? await validatedInstance(route.body, await readJsonBody(req, res)) : route.rawBody ? await readJsonBody(req, res) : undefined;
+    const query = route.query ? await validatedInstance(route.query, queryOf(req)) : route.rawQuery ? queryOf(req) : undefined;
     const answer = await route.handle(routeRequest(req, body, query, trust));
     (res as NodeResponse & { [ANSWER]?: Answer })[ANSWER] = answer;
     write(req, res, answer);
@@ -204,6 +208,10 @@ function routeRequest(req: NodeRequest, body: unknown, query: unknown, trust: Tr
     get serviceCaller() {
       if (!context.serviceCaller) throw new Error('No service caller on this request: the route is not in the service group');
       return context.serviceCaller;
+    },
+    get scimCaller() {
+      if (!context.scimCaller) throw new Error('No SCIM caller on this request: the route is not in the scim group');
+      return context.scimCaller;
     },
   };
 }

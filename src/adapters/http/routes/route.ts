@@ -3,6 +3,7 @@ import type { RequestOrigin } from '../../../application/audit/audit-trail';
 import type { Principal } from '../../../domain/principal';
 import type { Role } from '../../../domain/role';
 import type { AdmittedService } from '../../../application/authentication/authenticate-service';
+import type { ScimCaller } from '../../../application/scim/scim-caller';
 
 /**
  * Who may call a route, and so what runs before its handler (app.ts puts the groups in order):
@@ -11,11 +12,12 @@ import type { AdmittedService } from '../../../application/authentication/authen
  *   a refusal (403, another tenant's id) is recorded in the audit trail.
  * - `service`, `probe`, `page`: the platform's own (verifying services by service key; health,
  *   readiness and metrics, before any rate limit; the API reference and the console pages).
+ * - `scim`: a tenant's identity provider by its SCIM token (401 otherwise); errors in SCIM's format.
  */
-export type RouteGroup = 'public' | 'protected' | 'service' | 'probe' | 'page';
+export type RouteGroup = 'public' | 'protected' | 'service' | 'probe' | 'page' | 'scim';
 
-/** A route's own rate limit, on top of the global one (the contract's login and signup limits). */
-export type RouteLimit = 'login' | 'signup' | 'introspect' | 'recovery';
+/** A route's own rate limit, on top of the global one (the contract's login and signup limits); `scim` is per SCIM token. */
+export type RouteLimit = 'login' | 'signup' | 'introspect' | 'recovery' | 'scim';
 
 type Headers = Readonly<Record<string, string>>;
 
@@ -47,6 +49,8 @@ export interface RouteRequest<Body = undefined, Query = undefined> {
   readonly principal: Principal;
   /** The verifying service; only a `service` route has one. */
   readonly serviceCaller: AdmittedService;
+  /** The tenant's identity provider; only a `scim` route has one. */
+  readonly scimCaller: ScimCaller;
 }
 
 /**
@@ -77,6 +81,13 @@ export interface Route<Body = any, Query = any> { // eslint-disable-line @typesc
   readonly limit?: RouteLimit;
   /** The JSON body's shape: a missing body is `{}`, so validation names the missing fields. */
   readonly body?: new () => Body;
+  /**
+   * The JSON object as read (json-body.ts), for the handler to take apart itself: SCIM's resources,
+   * whose clients send attributes the protocol lets a service ignore, which a DTO would refuse.
+   */
+  readonly rawBody?: boolean;
+  /** The query string's parameters as read (each at most once), for the same reason as `rawBody`. */
+  readonly rawQuery?: boolean;
   readonly query?: new () => Query;
   handle(request: RouteRequest<Body, Query>): Answer | Promise<Answer>;
   /** Told of every answer the route gives, refusals included (the platform's metrics). */

@@ -26,6 +26,7 @@ export interface DB {
   sso_domains: SsoDomainsTable;
   sso_identities: SsoIdentitiesTable;
   sso_sign_ins: SsoSignInsTable;
+  scim_tokens: ScimTokensTable;
 }
 
 /** A tenant's OpenID Connect connection (migration 0022); group_roles is a JSON object kept as text. */
@@ -134,6 +135,16 @@ export interface UsersTable {
   removed_at: Date | null;
   /** When the member proved they read their current address (migration 0013). */
   email_verified_at: Generated<Date | null>;
+  /** Set while the member is suspended; credential lookups skip such a row (migration 0023). */
+  suspended_at: Generated<Date | null>;
+}
+
+/** A tenant's SCIM token, as its SHA-256 (migration 0023). */
+export interface ScimTokensTable {
+  tenant_id: string;
+  token_hash: string;
+  created_at: Date;
+  last_used_at: Date | null;
 }
 
 export interface EmailTokensTable {

@@ -25,7 +25,7 @@ export function memoryPasskeys(passkeys: Map<string, Passkey>, users: Map<string
       for (const p of passkeys.values()) {
         if (p.credentialId !== credentialId) continue;
         const user = users.get(p.userId);
-        return user && user.tenantId === p.tenantId && user.removedAt === null ? p : null;
+        return user && user.tenantId === p.tenantId && user.removedAt === null && user.suspendedAt === null ? p : null;
       }
       return null;
     },

@@ -8,6 +8,7 @@ import { memorySessions } from './memory-sessions';
 import { memoryPasskeyChallenges, memoryPasskeys } from './memory-passkeys';
 import { memoryRecoveryCodes, memoryTotpFactors } from './memory-second-factors';
 import { memorySsoConnections, memorySsoDomains, memorySsoIdentities, memorySsoSignIns } from './memory-sso';
+import { memoryScimTokens } from './memory-scim-tokens';
 
 /** A unique index the memory backend has to enforce by hand, failing as Postgres would. */
 class UniqueViolation extends Error {
@@ -26,7 +27,7 @@ function byCreated(direction: 1 | -1) {
     direction * (a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-function asUser({ removedAt: _removed, emailVerifiedAt: _verified, ...user }: StoredUser): User {
+function asUser({ removedAt: _removed, suspendedAt: _suspended, emailVerifiedAt: _verified, ...user }: StoredUser): User {
   return user;
 }
 
@@ -40,6 +41,11 @@ export function memoryRepositories(state: MemoryState): Repositories {
   const member = (tenantId: string, userId: string): StoredUser | null => {
     const user = state.users.get(userId);
     return user && user.tenantId === tenantId && user.removedAt === null ? user : null;
+  };
+  /** A member whose credentials count: not suspended either. */
+  const activeMember = (tenantId: string, userId: string): StoredUser | null => {
+    const user = member(tenantId, userId);
+    return user && user.suspendedAt === null ? user : null;
   };
   const update = (user: StoredUser, change: Partial<StoredUser>): StoredUser => {
     const updated = { ...user, ...change };
@@ -74,10 +80,14 @@ export function memoryRepositories(state: MemoryState): Repositories {
       async create(user) {
         assertUnique(state.users.values(), (u) => u.id === user.id, 'users_pkey');
         for (const u of state.users.values()) if (u.email === user.email && u.removedAt === null) throw new EmailAlreadyRegistered();
-        state.users.set(user.id, { ...user, removedAt: null, emailVerifiedAt: null });
+        state.users.set(user.id, { ...user, removedAt: null, suspendedAt: null, emailVerifiedAt: null });
       },
       async findByEmail(email) {
-        for (const u of state.users.values()) if (u.email === email && u.removedAt === null) return asUser(u);
+        for (const u of state.users.values()) if (u.email === email && u.removedAt === null) return u.suspendedAt === null ? asUser(u) : null;
+        return null;
+      },
+      async findInTenantByEmail(tenantId, email) {
+        for (const u of state.users.values()) if (u.email === email && u.tenantId === tenantId && u.removedAt === null) return asUser(u);
         return null;
       },
       async findById(tenantId, userId) {
@@ -85,12 +95,12 @@ export function memoryRepositories(state: MemoryState): Repositories {
         return user ? asUser(user) : null;
       },
       async findAuthState(tenantId, userId) {
-        const user = member(tenantId, userId);
+        const user = activeMember(tenantId, userId);
         return user ? authState(user) : null;
       },
       // Runs are serialised: nothing else changes the member while this run lasts.
       async holdAuthState(tenantId, userId) {
-        const user = member(tenantId, userId);
+        const user = activeMember(tenantId, userId);
         return user ? authState(user) : null;
       },
       async listMembers(tenantId) {
@@ -100,7 +110,7 @@ export function memoryRepositories(state: MemoryState): Repositories {
           .map(asUser);
       },
       async countOwners(tenantId) {
-        return [...state.users.values()].filter((u) => u.tenantId === tenantId && u.removedAt === null && u.role === 'owner').length;
+        return [...state.users.values()].filter((u) => u.tenantId === tenantId && u.removedAt === null && u.suspendedAt === null && u.role === 'owner').length;
       },
       async updatePasswordHash(tenantId, userId, { from, to }) {
         const user = member(tenantId, userId);
@@ -128,6 +138,28 @@ export function memoryRepositories(state: MemoryState): Repositories {
         if (user) update(user, { removedAt: at, authVersion: user.authVersion + 1 });
         return user !== null;
       },
+      async suspend(tenantId, userId, at) {
+        const user = member(tenantId, userId);
+        if (!user || user.suspendedAt !== null) return false;
+        update(user, { suspendedAt: at, authVersion: user.authVersion + 1 });
+        return true;
+      },
+      async restore(tenantId, userId) {
+        const user = member(tenantId, userId);
+        if (!user || user.suspendedAt === null) return false;
+        update(user, { suspendedAt: null, authVersion: user.authVersion + 1 });
+        return true;
+      },
+      async suspendedAt(tenantId, userId) {
+        return member(tenantId, userId)?.suspendedAt ?? null;
+      },
+      async suspensions(tenantId) {
+        const suspended = new Map<string, Date>();
+        for (const u of state.users.values()) {
+          if (u.tenantId === tenantId && u.removedAt === null && u.suspendedAt !== null) suspended.set(u.id, u.suspendedAt);
+        }
+        return suspended;
+      },
       async markEmailVerified(tenantId, userId, email, at) {
         const user = member(tenantId, userId);
         if (!user || user.email !== email) return false;
@@ -152,7 +184,7 @@ export function memoryRepositories(state: MemoryState): Repositories {
       async findActiveByHash(keyPrefix, keyHash) {
         for (const key of state.apiKeys.values()) {
           if (key.revoked || key.keyPrefix !== keyPrefix || key.keyHash !== keyHash) continue;
-          const owner = member(key.tenantId, key.userId);
+          const owner = activeMember(key.tenantId, key.userId);
           if (!owner) return null;
           return { keyId: key.id, tenantId: key.tenantId, userId: key.userId, expiresAt: key.expiresAt, owner: authState(owner) };
         }
@@ -252,5 +284,6 @@ export function memoryRepositories(state: MemoryState): Repositories {
     ssoDomains: memorySsoDomains(state.ssoDomains),
     ssoIdentities: memorySsoIdentities(state.ssoIdentities),
     ssoSignIns: memorySsoSignIns(state.ssoSignIns),
+    scimTokens: memoryScimTokens(state.scimTokens),
   };
 }

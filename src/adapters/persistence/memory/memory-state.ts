@@ -11,6 +11,7 @@ import type { User } from '../../../domain/user';
 import type { UnloggedChange } from './memory-change-log';
 import type { Passkey, PasskeyChallenge, PasskeySignInCeremony } from '../../../domain/passkey';
 import type { SsoConnection, SsoDomain, SsoIdentity, SsoSignIn } from '../../../domain/sso';
+import type { ScimToken } from '../../../domain/scim';
 
 /** A passkey challenge as stored: when it was used, if it was. */
 export interface StoredPasskeyChallenge extends PasskeyChallenge {
@@ -21,9 +22,10 @@ export interface StoredSignInCeremony extends PasskeySignInCeremony {
   readonly usedAt: Date | null;
 }
 
-/** A user row as stored: removal keeps the row and marks it, as the SQL table does. */
+/** A user row as stored: removal and suspension keep the row and mark it, as the SQL table does. */
 export interface StoredUser extends User {
   readonly removedAt: Date | null;
+  readonly suspendedAt: Date | null;
   readonly emailVerifiedAt: Date | null;
 }
 
@@ -64,6 +66,8 @@ export interface MemoryState {
   readonly ssoIdentities: Map<string, SsoIdentity>;
   /** Sign-ins in flight by the hash of their state. */
   readonly ssoSignIns: Map<string, SsoSignIn>;
+  /** SCIM tokens by tenant id. */
+  readonly scimTokens: Map<string, ScimToken>;
 }
 
 export function emptyState(): MemoryState {
@@ -71,7 +75,7 @@ export function emptyState(): MemoryState {
     tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map(), auditEvents: new Map(), emailTokens: new Map(), outbox: new Map(),
     signingKeys: new Map(), sessions: new Map(), totpFactors: new Map(), recoveryCodes: new Map(),
     passkeys: new Map(), passkeyChallenges: new Map(), passkeySignIns: new Map(), mfaPolicies: new Map(),
-    ssoConnections: new Map(), ssoDomains: new Map(), ssoIdentities: new Map(), ssoSignIns: new Map(),
+    ssoConnections: new Map(), ssoDomains: new Map(), ssoIdentities: new Map(), ssoSignIns: new Map(), scimTokens: new Map(),
   };
 }
 
@@ -96,6 +100,7 @@ export function snapshot(state: MemoryState): MemoryState {
     ssoDomains: new Map(state.ssoDomains),
     ssoIdentities: new Map(state.ssoIdentities),
     ssoSignIns: new Map(state.ssoSignIns),
+    scimTokens: new Map(state.scimTokens),
   };
 }
 
@@ -103,7 +108,7 @@ export type CredentialRowChange = Extract<UnloggedChange, { kind: 'user' | 'api-
 
 /**
  * What the SQL triggers log, found by comparing a committed draft with the state it replaces:
- * a member whose role, auth version, removal, password or tenant changed, or who is gone; a key
+ * a member whose role, auth version, removal, suspension, password or tenant changed, or who is gone; a key
  * whose revocation, expiry, hash or owner changed, or that is gone; a session that ended or is gone. Records are replaced, never
  * mutated, so an unchanged record is the same object and costs one comparison.
  */
@@ -113,7 +118,7 @@ export function credentialChanges(before: MemoryState, after: MemoryState): Cred
     const now = after.users.get(id);
     if (now === old) continue;
     if (!now || now.role !== old.role || now.authVersion !== old.authVersion || now.removedAt?.getTime() !== old.removedAt?.getTime()
-      || now.passwordHash !== old.passwordHash || now.tenantId !== old.tenantId) {
+      || now.suspendedAt?.getTime() !== old.suspendedAt?.getTime() || now.passwordHash !== old.passwordHash || now.tenantId !== old.tenantId) {
       changes.push({ kind: 'user', userId: id, tenantId: old.tenantId });
       if (now && now.tenantId !== old.tenantId) changes.push({ kind: 'user', userId: id, tenantId: now.tenantId });
     }

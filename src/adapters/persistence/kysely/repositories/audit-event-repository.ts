@@ -1,6 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { AuditEventRepository, AuditQuery } from '../../../../application/ports/audit-events';
-import { type AuditDetails, type AuditEvent, isAuditActionName } from '../../../../domain/audit-event';
+import { AUDIT_ACTOR_METHODS, type AuditDetails, type AuditEvent, isAuditActionName } from '../../../../domain/audit-event';
 import { isUuid } from '../../../../domain/ids';
 import { NO_TENANT } from '../migrations/0009-tenant-wall-proofs';
 import type { AuditEventsTable } from '../schema';
@@ -56,8 +56,8 @@ export class KyselyAuditEventRepository implements AuditEventRepository {
 
 function toAuditEvent(row: AuditRow): AuditEvent {
   if (!isAuditActionName(row.action)) throw new Error(`audit_events holds a malformed action: ${row.action}`);
-  const method = row.actor_method;
-  if (method !== 'jwt' && method !== 'api_key' && method !== 'none') throw new Error(`unknown actor_method: ${method}`);
+  const method = AUDIT_ACTOR_METHODS.find((known) => known === row.actor_method);
+  if (method === undefined) throw new Error(`unknown actor_method: ${row.actor_method}`);
   return {
     id: row.id,
     tenantId: row.tenant_id,

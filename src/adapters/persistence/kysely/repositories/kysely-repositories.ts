@@ -14,6 +14,7 @@ import {
 } from './sso-repositories';
 import type { TenantScope } from '../driver/tenant-scope';
 import { KyselyUserRepository } from './user-repository';
+import { KyselyScimTokenRepository } from './scim-token-repository';
 
 /**
  * The repositories over one scope: the whole database (each tenant-scoped call its own short
@@ -38,5 +39,6 @@ export function kyselyRepositories(scope: TenantScope): Repositories {
     ssoDomains: new KyselySsoDomainRepository(scope),
     ssoIdentities: new KyselySsoIdentityRepository(scope),
     ssoSignIns: new KyselySsoSignInRepository(scope),
+    scimTokens: new KyselyScimTokenRepository(scope),
   };
 }

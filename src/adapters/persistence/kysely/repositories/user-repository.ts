@@ -13,7 +13,7 @@ import type { DB, UsersTable } from '../schema';
 import { storedRole } from './stored-roles';
 import type { TenantScope } from '../driver/tenant-scope';
 
-type UserRow = Omit<Selectable<UsersTable>, 'removed_at' | 'email_verified_at'>;
+type UserRow = Omit<Selectable<UsersTable>, 'removed_at' | 'email_verified_at' | 'suspended_at'>;
 
 const USER_COLUMNS = ['id', 'tenant_id', 'email', 'password_hash', 'role', 'created_at', 'auth_version'] as const;
 
@@ -60,6 +60,14 @@ export class KyselyUserRepository implements UserRepository {
     return rows[0] ? toUser(rows[0]) : null;
   }
 
+  async findInTenantByEmail(tenantId: string, email: string): Promise<User | null> {
+    if (!isUuid(tenantId)) return null;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      members(db, tenantId).select(USER_COLUMNS).where('email', '=', email).executeTakeFirst(),
+    );
+    return row ? toUser(row) : null;
+  }
+
   async findById(tenantId: string, userId: string): Promise<User | null> {
     if (!isUuid(tenantId) || !isUuid(userId)) return null;
     const row = await this.scope.forTenant(tenantId, (db) =>
@@ -90,7 +98,7 @@ export class KyselyUserRepository implements UserRepository {
   async holdAuthState(tenantId: string, userId: string): Promise<UserAuthState | null> {
     if (!isUuid(tenantId) || !isUuid(userId)) return null;
     const row = await this.scope.forTenant(tenantId, (db) =>
-      members(db, tenantId).select(['role', 'auth_version']).where('id', '=', userId).forShare().executeTakeFirst(),
+      members(db, tenantId).select(['role', 'auth_version']).where('id', '=', userId).where('suspended_at', 'is', null).forShare().executeTakeFirst(),
     );
     return row ? { tenantId, userId, role: storedRole(row.role), authVersion: row.auth_version } : null;
   }
@@ -106,7 +114,8 @@ export class KyselyUserRepository implements UserRepository {
   async countOwners(tenantId: string): Promise<number> {
     if (!isUuid(tenantId)) return 0;
     const row = await this.scope.forTenant(tenantId, (db) =>
-      members(db, tenantId).select((eb) => eb.fn.countAll<string>().as('owners')).where('role', '=', 'owner').executeTakeFirstOrThrow(),
+      members(db, tenantId).select((eb) => eb.fn.countAll<string>().as('owners')).where('role', '=', 'owner').where('suspended_at', 'is', null)
+        .executeTakeFirstOrThrow(),
     );
     return Number(row.owners);
   }
@@ -137,6 +146,31 @@ export class KyselyUserRepository implements UserRepository {
 
   async markRemoved(tenantId: string, userId: string, at: Date): Promise<boolean> {
     return (await this.endSessions(tenantId, userId, { removed_at: at })) !== null;
+  }
+
+  /** The condition on suspended_at makes a second suspension (or restore) change nothing, so its caller records nothing. */
+  async suspend(tenantId: string, userId: string, at: Date): Promise<boolean> {
+    return (await this.endSessions(tenantId, userId, { suspended_at: at }, undefined, 'not suspended')) !== null;
+  }
+
+  async restore(tenantId: string, userId: string): Promise<boolean> {
+    return (await this.endSessions(tenantId, userId, { suspended_at: null }, undefined, 'suspended')) !== null;
+  }
+
+  async suspendedAt(tenantId: string, userId: string): Promise<Date | null> {
+    if (!isUuid(tenantId) || !isUuid(userId)) return null;
+    const row = await this.scope.forTenant(tenantId, (db) =>
+      members(db, tenantId).select('suspended_at').where('id', '=', userId).executeTakeFirst(),
+    );
+    return row?.suspended_at ?? null;
+  }
+
+  async suspensions(tenantId: string): Promise<ReadonlyMap<string, Date>> {
+    if (!isUuid(tenantId)) return new Map();
+    const rows = await this.scope.forTenant(tenantId, (db) =>
+      members(db, tenantId).select(['id', 'suspended_at']).where('suspended_at', 'is not', null).execute(),
+    );
+    return new Map(rows.map((row) => [row.id, row.suspended_at!]));
   }
 
   async markEmailVerified(tenantId: string, userId: string, email: string, at: Date): Promise<boolean> {
@@ -185,8 +219,9 @@ export class KyselyUserRepository implements UserRepository {
   private async endSessions(
     tenantId: string,
     userId: string,
-    change: { role?: Role; password_hash?: string; removed_at?: Date },
+    change: { role?: Role; password_hash?: string; removed_at?: Date; suspended_at?: Date | null },
     whileHash?: string,
+    whileSuspension?: 'suspended' | 'not suspended',
   ): Promise<User | null> {
     if (!isUuid(tenantId) || !isUuid(userId)) return null;
     const row = await this.scope.forTenant(tenantId, (db) => {
@@ -197,6 +232,7 @@ export class KyselyUserRepository implements UserRepository {
         .where('tenant_id', '=', tenantId)
         .where('removed_at', 'is', null);
       if (whileHash !== undefined) update = update.where('password_hash', '=', whileHash);
+      if (whileSuspension !== undefined) update = update.where('suspended_at', whileSuspension === 'suspended' ? 'is not' : 'is', null);
       return update.returning(USER_COLUMNS).executeTakeFirst();
     });
     return row ? toUser(row) : null;
