@@ -1,4 +1,6 @@
+import type { DevelopmentMailbox } from '../../src/adapters/mail/development-mailbox';
 import { request } from '../support/contract-request';
+import { linkToken } from '../support/mail-links';
 import { buildTestApp, type TestApp } from '../support/http-app';
 import { AUTH, bearer, createApiKey, expectError, joinWithRole, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { entraActive, expectScimError, oktaActive, oktaUser, SCIM, scimHeaders, scimTokenOf, setActive } from '../support/scim-fixtures';
@@ -51,6 +53,26 @@ describe('SCIM suspension', () => {
     expect((await request(t.app).get(`${AUTH}/me`).set(bearer({ token: login.body.token as string }))).status).toBe(200);
   });
 
+  it('a reset link sent before the suspension opens nothing while it lasts; none is sent to a suspended member', async () => {
+    const { token, admin } = await memberWithKey();
+    const mailbox = t.assembly.mailer as DevelopmentMailbox;
+    const deliver = async () => {
+      await t.useCases.forgotPassword.settled();
+      await t.assembly.mailWorker!.deliverNow();
+    };
+    expect((await request(t.app).post(`${AUTH}/password/forgot`).send({ email: admin.email })).status).toBe(202);
+    await deliver();
+    const link = linkToken(mailbox.latestTo(admin.email)!.text, 'reset-password');
+    expect((await setActive(t.app, token, admin.userId, oktaActive(false))).status).toBe(200);
+
+    expectError(await request(t.app).post(`${AUTH}/password/reset`).send({ token: link, password: 'a brand new passphrase' }), 400, 'Invalid or expired reset token');
+    const sent = mailbox.messages().length;
+    expect((await request(t.app).post(`${AUTH}/password/forgot`).send({ email: admin.email })).status).toBe(202);
+    await deliver();
+    expect(mailbox.messages().length).toBe(sent);
+    expectError(await request(t.app).post(`${AUTH}/login`).send({ email: admin.email, password: PASSWORD }), 401, 'Invalid credentials');
+  });
+
   it('PUT replaces active too; its userName must be the member\'s address; a PATCH of other attributes changes nothing', async () => {
     const { token, admin } = await memberWithKey();
     const put = await request(t.app).put(`${SCIM}/Users/${admin.userId}`).set(scimHeaders(token)).send(oktaUser(admin.email, false));
@@ -64,7 +86,7 @@ describe('SCIM suspension', () => {
     expectScimError(await setActive(t.app, token, admin.userId, { Operations: [] }), 400, 'Operations must be a non-empty list', 'invalidValue');
   });
 
-  it('V16.3.2: a suspension and a restore are recorded once each as SCIM\'s doing, the sessions it ended with the reason', async () => {
+  it('a suspension and a restore are recorded once each as SCIM\'s doing, the sessions it ended with the reason', async () => {
     const { owner, token, admin } = await memberWithKey();
     expect((await setActive(t.app, token, admin.userId, oktaActive(false))).status).toBe(200);
     expect((await setActive(t.app, token, admin.userId, oktaActive(false))).status).toBe(200); // already suspended: nothing more happens

@@ -50,7 +50,7 @@ describe('the tenant\'s SCIM token', () => {
     expect(events).toEqual([expect.objectContaining({ actor_user_id: owner.userId, target_id: owner.tenantId })]);
   });
 
-  it('V6.3.1: making or revoking it wants a recent sign-in', async () => {
+  it('V7.5.1: making or revoking it wants a recent sign-in', async () => {
     const owner = await signupOwner(t.app);
     clock.advance({ seconds: 601 });
     expectError(await request(t.app).post(TOKEN).set(bearer(owner)), 403, 'Recent authentication required');

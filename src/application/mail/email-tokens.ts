@@ -43,7 +43,8 @@ export class EmailTokens {
    * The usable token a link's value names and the member it is for, as they stand now; null when
    * either is gone. A link sent to the member's own address (a reset, a verification) also needs
    * the member still to have that address: one sent to an address they have since left proves
-   * nothing. A new address's confirmation was sent to the address the member is moving to.
+   * nothing. A new address's confirmation was sent to the address the member is moving to. A
+   * suspended member's links open nothing: a link sent before the suspension is no way back in.
    */
   async openLink(repos: Repositories, raw: unknown, purpose: EmailTokenPurpose): Promise<{ token: EmailToken; member: User } | null> {
     const token = await this.findUsable(repos, raw, purpose);
@@ -51,6 +52,7 @@ export class EmailTokens {
     const member = await repos.users.findById(token.tenantId, token.userId);
     if (!member) return null;
     if (purpose !== 'email_change' && member.email !== token.email) return null;
+    if ((await repos.users.suspendedAt(member.tenantId, member.id)) !== null) return null;
     return { token, member };
   }
 
