@@ -203,8 +203,9 @@ export function describeForgedTenantCases(name: string, setting: ForgedTenantSet
 
     test("the outbox: the login may add a message for no tenant but its proven one, and reads, claims or finishes none without the service's proof", async () => {
       const { a, b } = victim;
-      // Due long ago, so that no worker of another test claims it first.
-      const due = new Date('1999-01-01T00:00:00.000Z');
+      // Due centuries from now: the mail workers of other tests, which share this database and claim
+      // what is due by the real clock, never take it; only the claims below, made at that time, see it.
+      const due = new Date('2999-01-01T00:00:00.000Z');
       const mail = { id: randomUUID(), tenantId: b.tenant.id, kind: 'password-reset', recipient: b.user.email, input: { token: 'x'.repeat(64) }, createdAt: due };
       await createKyselyStorage(setting.serving(), async () => undefined).repos.outbox.enqueue(mail);
       const row = {
@@ -217,7 +218,7 @@ export function describeForgedTenantCases(name: string, setting: ForgedTenantSet
       await expect(as(genuine(), (trx) => trx.selectFrom('mail_outbox').select('input').execute())).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
 
       const other = new TenantWalls(`another database's key ${randomUUID()}`);
-      const now = new Date('1999-01-02T00:00:00.000Z');
+      const now = new Date('2999-01-02T00:00:00.000Z');
       for (const proof of [null, '', randomBytes(32).toString('hex'), walls().tenantProof(b.tenant.id), other.proof(MAIL_SUBJECT)]) {
         const claimed = (await sql`select * from ${sql.id(CLAIM_MAIL)}(${now}::timestamptz, ${now}::timestamptz, 100, ${proof})`.execute(setting.attacker())).rows;
         const finished = (await sql<{ done: boolean }>`
