@@ -40,6 +40,11 @@ export const AUDIT_ACTIONS = [
   'mfa.failed',
   // A tenant's second-factor policy changed (from, to, and who was signed out by it).
   'tenant.security_changed',
+  // Single sign-on: a sign-in through the tenant's provider, a refusal (with its reason), and a
+  // member the provider's first sign-in created.
+  'sso.sign_in',
+  'sso.sign_in_refused',
+  'sso.member_created',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

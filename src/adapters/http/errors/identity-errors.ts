@@ -68,4 +68,7 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   SSO_DISCOVERY_FAILED: { status: 400 },
   SSO_REQUIRED_FOR_ADDRESS: { status: 403 },
   SSO_ANSWER_REFUSED: { status: 400 },
+  SSO_NOT_AVAILABLE: { status: 404 },
+  INVALID_SSO_CODE: { status: 401 },
+  SSO_SIGN_IN_REFUSED: { status: 403 },
 };

@@ -15,7 +15,7 @@ import type { AdmittedService } from '../../../application/authentication/authen
 export type RouteGroup = 'public' | 'protected' | 'service' | 'probe' | 'page';
 
 /** A route's own rate limit, on top of the global one (the contract's login and signup limits). */
-export type RouteLimit = 'login' | 'signup' | 'introspect' | 'recovery';
+export type RouteLimit = 'login' | 'signup' | 'introspect' | 'recovery' | 'sso';
 
 type Headers = Readonly<Record<string, string>>;
 
