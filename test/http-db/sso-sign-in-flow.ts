@@ -225,6 +225,13 @@ export function describeSsoSignInFlow(name: string, open: () => Promise<SsoSignI
       expectError(await exchange(target.app, 'not-a-code'), 401, INVALID_CODE);
     });
 
+    test('V7.5.1 an SSO session counts as authenticated at its start: routes that want recent authentication take it', async () => {
+      const { domain } = await connectedTenant();
+      const una = person(provider, `una@${domain}`);
+      const answer = await exchange(target.app, (await signInThrough(target.app, provider, { email: una.email! }, una.sub)).code);
+      expect((await request(target.app).post(`${AUTH}/mfa/totp`).set(bearer({ token: answer.body.token }))).status).toBe(200);
+    });
+
     test('a removed member is refused', async () => {
       const { owner, domain } = await connectedTenant();
       const ned = person(provider, `ned@${domain}`);

@@ -46,6 +46,8 @@ export class StartSsoSignIn {
       expiresAt: new Date(now.getTime() + SSO_SIGN_IN_TTL_SECONDS * 1000),
       usedAt: null,
     });
+    // Sign-ins abandoned at the provider are never called back: each start clears the expired ones.
+    await repos.ssoSignIns.pruneExpired(now);
     return { redirectUrl: start.url };
   }
 
