@@ -193,6 +193,22 @@ export function describeSsoSignInFlow(name: string, open: () => Promise<SsoSignI
       expect(landingOf(await callback(target.app, forged.href)).error).toBe('This sign-in has expired or was already used; please start again');
     });
 
+    test('the provider\'s own refusal is shown; parameters a provider adds to its redirect are ignored', async () => {
+      const { owner, domain } = await connectedTenant();
+      const state = new URL(await startAt(target.app, { email: `ro@${domain}` })).searchParams.get('state')!;
+      const denied = `${SSO_ADDRESSES.redirectUri}?error=access_denied&state=${state}&iss=${encodeURIComponent(provider.issuer)}`;
+      expect(landingOf(await callback(target.app, denied))).toEqual({ code: null, error: 'The identity provider did not sign you in' });
+      expect(await auditActions(owner, 'sso.sign_in_refused')).toEqual([
+        expect.objectContaining({ details: { reason: 'provider_error', check: 'access_denied' } }),
+      ]);
+
+      const ro = person(provider, `ro@${domain}`);
+      const answer = new URL(await provider.signIn(await startAt(target.app, { email: ro.email! }), ro.sub));
+      answer.searchParams.set('scope', 'openid email profile');
+      answer.searchParams.set('authuser', '0');
+      expect(landingOf(await callback(target.app, answer.href)).code).toMatch(/^[0-9a-f]{64}$/);
+    });
+
     test('V10.5.1 V10.5.4 V9.2.1 an ID token with another nonce, another audience, or past its expiry is refused', async () => {
       const { owner, domain } = await connectedTenant();
       const lee = person(provider, `lee@${domain}`);

@@ -41,6 +41,7 @@ export type SsoCallbackParameters = Readonly<Record<string, string | undefined>>
 const REFUSALS = {
   unknown_state: 'This sign-in has expired or was already used; please start again',
   no_connection: 'No single sign-on for this address',
+  provider_error: 'The identity provider did not sign you in',
   invalid_answer: "The identity provider's answer could not be verified",
   discovery_failed: "Could not read the provider's discovery document",
   no_email: 'The identity provider did not give an address',
@@ -102,6 +103,8 @@ export class FinishSsoSignIn {
     if (!signIn) throw refuse('unknown_state', null);
     const connection = await repos.ssoConnections.find(signIn.tenantId);
     if (!connection || connection.issuer !== signIn.issuer) throw refuse('no_connection', signIn.tenantId);
+    const providerError = params['error'];
+    if (providerError !== undefined) throw refuse('provider_error', signIn.tenantId, providerError);
     const claims = await this.verifiedClaims(connection, signIn, params);
 
     const known = await repos.ssoIdentities.find(connection.tenantId, connection.issuer, claims.subject);

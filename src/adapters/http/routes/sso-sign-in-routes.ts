@@ -35,7 +35,8 @@ export function ssoSignInRoutes(useCases: UseCases): Route[] {
       },
     }),
     route({
-      method: 'get', path: `${AUTH_BASE}/sso/callback`, group: 'public', limit: 'sso', query: SsoCallbackQuery,
+      // Providers add parameters of their own to the redirect (Google: scope, authuser, hd, prompt).
+      method: 'get', path: `${AUTH_BASE}/sso/callback`, group: 'public', limit: 'sso', query: SsoCallbackQuery, unknownQuery: 'ignore',
       handle: async ({ query, origin }) => {
         const sso = useCases.finishSsoSignIn;
         try {
