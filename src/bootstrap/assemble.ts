@@ -9,7 +9,6 @@ import type { CommonPasswords } from '../application/ports/common-passwords';
 import type { IdGenerator } from '../application/ports/ids';
 import type { LoginThrottle } from '../application/ports/login-throttle';
 import type { SsoAddresses } from '../application/sso/sso-settings';
-import { AUTH_BASE } from '../adapters/http/routes/identity-routes';
 import type { Mailer } from '../application/ports/mailer';
 import type { PasswordHasher } from '../application/ports/password-hasher';
 import type { Secrets } from '../application/ports/secrets';
@@ -52,6 +51,9 @@ import { renderStoredMail } from '../application/mail/render-mail';
 import { DEFAULT_DEVELOPMENT_PUBLIC_URL } from './config';
 import { relyingPartyOf, SimpleWebAuthnCeremonies } from '../adapters/webauthn/simple-webauthn-ceremonies';
 import { OpenIdClientProviders } from '../adapters/oidc/openid-client-providers';
+import { NodeDnsTxtRecords } from '../adapters/dns/node-dns-txt-records';
+import type { DnsTxtRecords } from '../application/ports/dns-txt-records';
+import { AUTH_BASE } from '../adapters/http/routes/identity-routes';
 import { createMetrics } from './metrics';
 import { composeModules, moduleMigrationsOf } from './modules/compose-modules';
 import { identityModule } from './modules/identity-module';
@@ -95,6 +97,8 @@ export interface AssemblyParts {
   readonly loginThrottle?: LoginThrottle;
   /** Wrong second-factor proofs; unset, as loginThrottle with SECOND_FACTOR_FAILURES. */
   readonly secondFactorThrottle?: LoginThrottle;
+  /** Where domains' TXT records are read; node:dns unless given (tests publish records in memory). */
+  readonly dnsTxtRecords?: DnsTxtRecords;
   /** Unset: batched writes of last_used_at, flushed when the assembly closes. */
   readonly keyUsage?: ApiKeyUsage;
   /** Unset: batched writes of sessions' last_seen_at, at the key usage's interval, flushed when the assembly closes. */
@@ -230,6 +234,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       factorSecrets: await factorSecretsOf(config, storage.storage.repos.totpFactors, logger),
       secondFactorThrottle: parts.secondFactorThrottle ?? loginThrottleOf(config, redis, clock, SECOND_FACTOR_FAILURES, 'second-factor:'),
       oidcProviders: new OpenIdClientProviders({ allowHttpIssuer: config.sso.allowHttpIssuer, clock }),
+      dnsTxtRecords: parts.dnsTxtRecords ?? new NodeDnsTxtRecords(),
     }, {
       inviteTtlSeconds: config.inviteTtlSeconds,
       inviteRequireEmailMatch: config.inviteRequireEmailMatch,
@@ -238,7 +243,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []),
       mailTokens: config.mail,
       sessions: config.sessions,
-      sso: ssoAddressesOf(config.publicUrl ?? DEFAULT_DEVELOPMENT_PUBLIC_URL),
+      sso: { ...ssoAddressesOf(config), allowHttpIssuer: config.sso.allowHttpIssuer },
     });
 
     // Reset requests taken before the shutdown are handled before the database closes (none are taken without a mailer).
@@ -363,7 +368,14 @@ export function developmentFactorKey(jwtSecret: string): Buffer {
 }
 
 /** The callback every tenant's provider is given, and the console's page the callback hands over to. */
-export function ssoAddressesOf(publicUrl: string): SsoAddresses {
-  const base = publicUrl.replace(/\/+$/, '');
-  return { redirectUri: `${base}${AUTH_BASE}/sso/callback`, consoleCallbackUrl: `${base}/console/sso-callback` };
+export function ssoAddressesOf(config: Pick<Config, 'publicUrl'>): SsoAddresses {
+  return {
+    redirectUri: ssoRedirectUri(config),
+    consoleCallbackUrl: new URL('/console/sso-callback', config.publicUrl ?? DEFAULT_DEVELOPMENT_PUBLIC_URL).toString(),
+  };
+}
+
+/** The one callback of every tenant's provider: the state of a sign-in names its tenant. */
+export function ssoRedirectUri(config: Pick<Config, 'publicUrl'>): string {
+  return new URL(`${AUTH_BASE}/sso/callback`, config.publicUrl ?? DEFAULT_DEVELOPMENT_PUBLIC_URL).toString();
 }

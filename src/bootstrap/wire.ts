@@ -67,6 +67,9 @@ import type { ModuleAuditAction } from '../domain/audit-event';
 import type { AuthenticatorCodes } from '../application/ports/authenticator-codes';
 import type { FactorSecrets } from '../application/ports/factor-secrets';
 import type { OidcProviders } from '../application/ports/oidc-providers';
+import type { DnsTxtRecords } from '../application/ports/dns-txt-records';
+import { ManageSsoConnection } from '../application/sso/manage-sso-connection';
+import { ManageSsoDomains } from '../application/sso/manage-sso-domains';
 import { AuthenticatorAppCheck } from '../application/mfa/authenticator-app-check';
 import { ConfirmAuthenticatorApp } from '../application/mfa/confirm-authenticator-app';
 import { EnrollAuthenticatorApp } from '../application/mfa/enroll-authenticator-app';
@@ -121,6 +124,8 @@ export interface Services {
   readonly secondFactorThrottle: LoginThrottle;
   /** Tenants' OpenID providers (discovery, the code flow, ID token checks). */
   readonly oidcProviders: OidcProviders;
+  /** TXT lookups for the proof of a tenant's domain: node:dns, or records held in memory (tests). */
+  readonly dnsTxtRecords: DnsTxtRecords;
 }
 
 export interface Policy {
@@ -140,8 +145,8 @@ export interface Policy {
   readonly sessions?: { readonly idleTimeoutSeconds?: number | undefined; readonly reauthWindowSeconds?: number | undefined };
   /** How long the links in messages last. */
   readonly mailTokens: { readonly resetTtlSeconds: number; readonly verifyTtlSeconds: number; readonly changeTtlSeconds: number };
-  /** Where single sign-on sends people (both under PUBLIC_URL). */
-  readonly sso: SsoAddresses;
+  /** Single sign-on: where it sends people (both under PUBLIC_URL), and SSO_ALLOW_HTTP_ISSUER. */
+  readonly sso: SsoAddresses & { readonly allowHttpIssuer: boolean };
 }
 
 export const DEFAULT_SERVICE_KEY_TRUST_MS = 5_000;
@@ -255,6 +260,10 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     passkeyFactor,
     secondFactorOptions: new SecondFactorOptions({ repos, emailTokens, factors, passkeyFactor }),
     tenantSecurity: new ManageTenantSecurity({ repos, unitOfWork, factors, sessions, trail }),
+    ssoConnection: new ManageSsoConnection({
+      repos, unitOfWork, providers: services.oidcProviders, factorSecrets, clock, trail, ...policy.sso,
+    }),
+    ssoDomains: new ManageSsoDomains({ repos, unitOfWork, dns: services.dnsTxtRecords, secrets, clock, trail }),
     startSsoSignIn: new StartSsoSignIn({ repos, oidc: services.oidcProviders, factorSecrets, secrets, clock, addresses: policy.sso }),
     finishSsoSignIn: new FinishSsoSignIn({
       repos, unitOfWork, oidc: services.oidcProviders, factorSecrets, hasher, secrets, ids, clock, trail, sessions, emailTokens, factors, addresses: policy.sso,

@@ -377,3 +377,27 @@ export class SsoSignInRefused extends DomainError {
   readonly code = 'SSO_SIGN_IN_REFUSED';
   constructor(message: string, readonly reason: string, readonly tenantId: string | null = null, readonly check?: string) { super(message); }
 }
+
+/** A group mapping that names a role a provider's group may not give, or too many or too long names. */
+export class SsoGroupRolesInvalid extends DomainError {
+  readonly code = 'SSO_GROUP_ROLES_INVALID';
+  constructor() { super('group_roles must map each group name to admin, member or viewer'); }
+}
+
+/** An issuer that is not an https: URL (http: only where the configuration allows it). */
+export class SsoIssuerRefused extends DomainError {
+  readonly code = 'SSO_ISSUER_REFUSED';
+  constructor() { super('issuer must be an https URL'); }
+}
+
+/** DNS could not be asked (a timeout, a server failure): nothing is known of the record yet. */
+export class DnsUnavailable extends DomainError {
+  readonly code = 'DNS_UNAVAILABLE';
+  constructor() { super('DNS could not be reached, try again later'); }
+}
+
+/** A domain claim of something that is not a domain name. */
+export class SsoDomainInvalid extends DomainError {
+  readonly code = 'SSO_DOMAIN_INVALID';
+  constructor() { super('domain must be a domain name, such as example.com'); }
+}

@@ -12,7 +12,7 @@ import type { OidcTestProvider, TestClient } from './oidc-test-provider';
 import { TEST_JWT_SECRET } from './test-use-cases';
 
 /** Where the test apps send people (PUBLIC_URL is left at its development default). */
-export const SSO_ADDRESSES = ssoAddressesOf(DEFAULT_DEVELOPMENT_PUBLIC_URL);
+export const SSO_ADDRESSES = ssoAddressesOf({ publicUrl: DEFAULT_DEVELOPMENT_PUBLIC_URL });
 
 /** A domain no other test uses: a domain belongs to at most one tenant. */
 export function freshDomain(): string {

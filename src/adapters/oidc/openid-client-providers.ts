@@ -4,6 +4,7 @@ import type {
   OidcClientSettings, OidcExpectations, OidcProviderMetadata, OidcProviders, OidcSignInStart, OidcVerifiedClaims,
 } from '../../application/ports/oidc-providers';
 import { SsoAnswerRefused, SsoDiscoveryFailed } from '../../domain/errors';
+import { isAcceptableIssuer } from '../../domain/sso';
 import { importEsm } from '../esm-import';
 
 type Library = typeof OpenIdClient;
@@ -109,14 +110,8 @@ export class OpenIdClientProviders implements OidcProviders {
   }
 
   private issuerUrl(issuer: string): URL {
-    let url: URL;
-    try {
-      url = new URL(issuer);
-    } catch {
-      throw new SsoDiscoveryFailed();
-    }
-    if (url.protocol === 'https:' || (url.protocol === 'http:' && this.options.allowHttpIssuer)) return url;
-    throw new SsoDiscoveryFailed();
+    if (!isAcceptableIssuer(issuer, this.options.allowHttpIssuer)) throw new SsoDiscoveryFailed();
+    return new URL(issuer);
   }
 
   private load(): Promise<Library> {

@@ -71,4 +71,8 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   SSO_NOT_AVAILABLE: { status: 404 },
   INVALID_SSO_CODE: { status: 401 },
   SSO_SIGN_IN_REFUSED: { status: 403 },
+  SSO_GROUP_ROLES_INVALID: { status: 400 },
+  SSO_ISSUER_REFUSED: { status: 400 },
+  DNS_UNAVAILABLE: { status: 503 },
+  SSO_DOMAIN_INVALID: { status: 400 },
 };
