@@ -28,9 +28,13 @@ export interface SsoSetup {
  */
 export async function connectTenant(
   target: { readonly app: RequestListener; readonly repos: Repositories }, provider: OidcTestProvider, owner: Account,
-  options: { domains?: readonly string[]; unverified?: readonly string[]; defaultRole?: InvitableRole; groupRoles?: Record<string, InvitableRole> } = {},
+  options: {
+    domains?: readonly string[]; unverified?: readonly string[]; defaultRole?: InvitableRole; groupRoles?: Record<string, InvitableRole>;
+    /** The service's callback when its PUBLIC_URL is not the default (a service on a port of its own). */
+    redirectUri?: string;
+  } = {},
 ): Promise<SsoSetup> {
-  const client = provider.addClient({ redirect_uris: [SSO_ADDRESSES.redirectUri] });
+  const client = provider.addClient({ redirect_uris: [options.redirectUri ?? SSO_ADDRESSES.redirectUri] });
   const saved = await request(target.app).put(`${AUTH}/sso/connection`).set(bearer(owner)).send({
     issuer: provider.issuer, client_id: client.client_id, client_secret: client.client_secret,
     default_role: options.defaultRole ?? 'member', group_roles: options.groupRoles ?? {},
