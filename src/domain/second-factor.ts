@@ -89,6 +89,11 @@ export function passwordAnd(second: 'otp' | 'recovery_code' | 'passkey'): Amr[] 
   return ['pwd', second, 'mfa'];
 }
 
+/** The amr of a sign-in the tenant's identity provider began and the member's own factor completed. */
+export function ssoAnd(second: 'otp' | 'recovery_code' | 'passkey'): Amr[] {
+  return ['sso', second, 'mfa'];
+}
+
 /** A tenant's second-factor policy: `required` makes every sign-in without one an enrollment session. */
 export const MFA_POLICIES = ['optional', 'required'] as const;
 export type MfaPolicy = (typeof MFA_POLICIES)[number];

@@ -297,6 +297,7 @@ export function describeSsoSignInFlow(name: string, open: () => Promise<SsoSignI
         target.clock.advance({ seconds: 30 });
         const done = await request(target.app).post(`${AUTH}/login/mfa`).send({ mfa_token: asked.body.mfa_token, code: codeAt(enrolled.secret, target.clock.now()) });
         expect(done.status).toBe(200);
+        expect(claimsOf(done.body.token)).toMatchObject({ amr: ['sso', 'otp', 'mfa'] });
         expect((await request(target.app).get(`${AUTH}/sessions`).set(bearer({ token: done.body.token }))).status).toBe(200);
       });
     });

@@ -47,19 +47,21 @@ export class EmailTokens {
    * the member still to have that address: one sent to an address they have since left proves
    * nothing. A new address's confirmation was sent to the address the member is moving to.
    */
-  async openLink(repos: Repositories, raw: unknown, purpose: EmailTokenPurpose): Promise<{ token: EmailToken; member: User } | null> {
-    const token = await this.findUsable(repos, raw, purpose);
+  async openLink(
+    repos: Repositories, raw: unknown, purpose: EmailTokenPurpose | readonly EmailTokenPurpose[],
+  ): Promise<{ token: EmailToken; member: User } | null> {
+    const token = await this.findUsable(repos, raw, typeof purpose === 'string' ? [purpose] : purpose);
     if (!token) return null;
     const member = await repos.users.findById(token.tenantId, token.userId);
     if (!member) return null;
-    if (purpose !== 'email_change' && member.email !== token.email) return null;
+    if (token.purpose !== 'email_change' && member.email !== token.email) return null;
     return { token, member };
   }
 
-  /** The token a link's value names, if it is of that purpose and still usable now; null otherwise (malformed ones are not looked up). */
-  private async findUsable(repos: Repositories, raw: unknown, purpose: EmailTokenPurpose): Promise<EmailToken | null> {
+  /** The token a link's value names, if it is of one of those purposes and still usable now; null otherwise (malformed ones are not looked up). */
+  private async findUsable(repos: Repositories, raw: unknown, purposes: readonly EmailTokenPurpose[]): Promise<EmailToken | null> {
     if (!isWellFormedEmailToken(raw)) return null;
     const token = await repos.emailTokens.findByHash(this.deps.secrets.sha256Hex(raw));
-    return token && token.purpose === purpose && isUsable(token, this.deps.clock.now()) ? token : null;
+    return token && purposes.includes(token.purpose) && isUsable(token, this.deps.clock.now()) ? token : null;
   }
 }

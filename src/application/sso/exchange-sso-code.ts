@@ -78,7 +78,7 @@ export class ExchangeSsoCode {
     const methods = await factors.methodsOf(repos, owner);
     const mfaToken = await unitOfWork.run(async (tx) => {
       if (!(await tx.emailTokens.consume(owner.tenantId, codeId, clock.now()))) return null;
-      return methods.length === 0 ? null : emailTokens.issue(tx, { ...owner, email, purpose: 'mfa_sign_in', ttlSeconds: MFA_TOKEN_TTL_SECONDS });
+      return methods.length === 0 ? null : emailTokens.issue(tx, { ...owner, email, purpose: 'sso_mfa_sign_in', ttlSeconds: MFA_TOKEN_TTL_SECONDS });
     });
     if (mfaToken === null) throw new InvalidSsoCode();
     throw new SecondFactorRequired(methods, mfaToken);
