@@ -63,11 +63,14 @@ export function describeSsoPasswordRefusalFlow(name: string, open: () => Promise
   describe(`${name}: single sign-on required`, () => {
     let target: SsoPolicyTarget;
     let provider: OidcTestProvider;
+    // One after the other: the provider makes its RSA keys synchronously, which would hold up the
+    // database's connection handshake (and its timeout) on a loaded machine.
     beforeAll(async () => {
-      [target, provider] = await Promise.all([open(), OidcTestProvider.start()]);
+      target = await open();
+      provider = await OidcTestProvider.start();
     });
     afterAll(async () => {
-      await Promise.all([target.close(), provider.close()]);
+      await Promise.all([target?.close(), provider?.close()]);
     });
 
     it("V6.3.8: an address of the tenant's verified domain gets the contract's 401 from POST /login whatever the password", async () => {

@@ -150,3 +150,19 @@ describe('an http: issuer where SSO_ALLOW_HTTP_ISSUER is off', () => {
     }
   });
 });
+
+describe('in production without MFA_ENCRYPTION_KEY', () => {
+  it('saving a connection answers 503 and stores nothing, since its secret could not be sealed', async () => {
+    const provider = await OidcTestProvider.start();
+    const assembly = await assembleForTest({}, testConfig({}, { nodeEnv: 'production', mfaEncryptionKey: undefined }));
+    try {
+      const owner = await signupOwner(assembly.listener, 'Keyless Co');
+      const res = await request(assembly.listener).put(CONNECTION).set(bearer(owner))
+        .send({ issuer: provider.issuer, client_id: 'c', client_secret: 's' });
+      expectError(res, 503, 'Second factors are not configured');
+      expect(await assembly.storage.storage.repos.ssoConnections.find(owner.tenantId)).toBeNull();
+    } finally {
+      await Promise.all([assembly.close(), provider.close()]);
+    }
+  });
+});

@@ -5,13 +5,25 @@ import { DnsUnavailable } from '../../domain/errors';
 /** Answers that mean "there is no such record", as opposed to "DNS could not be asked". */
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN', 'ENONAME']);
 
-/** How long one lookup may take, and how often it is tried: a request waits on it. */
+export interface NodeDnsOptions {
+  /** Resolvers to ask (`address` or `address:port`); the host's own unless given. */
+  readonly servers?: readonly string[];
+  /** How long one try may take, and how many tries: a request waits on them. */
+  readonly timeoutMs?: number;
+  readonly tries?: number;
+}
+
 const TIMEOUT_MS = 3_000;
 const TRIES = 2;
 
-/** The system's resolvers, through node:dns. */
+/** TXT lookups through node:dns, from the host's resolvers unless others are named. */
 export class NodeDnsTxtRecords implements DnsTxtRecords {
-  private readonly resolver = new Resolver({ timeout: TIMEOUT_MS, tries: TRIES });
+  private readonly resolver: Resolver;
+
+  constructor(options: NodeDnsOptions = {}) {
+    this.resolver = new Resolver({ timeout: options.timeoutMs ?? TIMEOUT_MS, tries: options.tries ?? TRIES });
+    if (options.servers) this.resolver.setServers([...options.servers]);
+  }
 
   async resolveTxt(name: string): Promise<string[][]> {
     try {
