@@ -1,14 +1,14 @@
+import { randomUUID } from 'node:crypto';
+
 /**
  * Loads a package published only as ECMAScript modules (openid-client) from this CommonJS build.
  * TypeScript rewrites `import()` into `require()` when it compiles to CommonJS, and the test
  * runner's module registry cannot `require` an ES module; a real dynamic import works in both the
- * service and the tests.
+ * service and the tests. Each call compiles a function of its own source: V8 reuses compiled code
+ * by source, and a reused function keeps the import handler of the context that compiled it first
+ * (under jest, the environment of a test file that has since finished).
  */
-// The source differs each time this file is evaluated: V8 reuses a function compiled from the same
-// source, and with it the module loader of the context that compiled it first, which under jest is a
-// test file's environment that is torn down by the time the next file in the same worker imports.
-const dynamicImport = new Function('specifier', `return import(specifier); // ${Math.random()}`) as (specifier: string) => Promise<unknown>;
-
 export function importEsm<T>(specifier: string): Promise<T> {
-  return dynamicImport(specifier) as Promise<T>;
+  const dynamicImport = new Function('specifier', `return import(specifier); // ${randomUUID()}`) as (specifier: string) => Promise<T>;
+  return dynamicImport(specifier);
 }

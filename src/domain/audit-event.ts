@@ -53,6 +53,11 @@ export const AUDIT_ACTIONS = [
   'scim.user_removed',
   'scim.token_created',
   'scim.token_revoked',
+  // Single sign-on: a sign-in through the tenant's provider, a refusal (with its reason), and a
+  // member the provider's first sign-in created.
+  'sso.sign_in',
+  'sso.sign_in_refused',
+  'sso.member_created',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -3,8 +3,11 @@
  * codes. How a session was authenticated is its `amr` (RFC 8176's values where one fits).
  */
 
-/** Every value an `amr` may hold: password, authenticator code, recovery code, passkey, two factors used, API key. */
-export const AMR_VALUES = ['pwd', 'otp', 'recovery_code', 'passkey', 'mfa', 'api_key'] as const;
+/**
+ * Every value an `amr` may hold: password, authenticator code, recovery code, passkey, two factors
+ * used, API key, and the tenant's identity provider (single sign-on).
+ */
+export const AMR_VALUES = ['pwd', 'otp', 'recovery_code', 'passkey', 'mfa', 'api_key', 'sso'] as const;
 export type Amr = (typeof AMR_VALUES)[number];
 
 /** What a session started by a password alone (and a token with a session but no `amr` claim) counts as. */
@@ -84,6 +87,11 @@ export function base32OfHex(hex: string): string {
 /** The amr of a sign-in that used a password and then `second`: both, and that two factors were used. */
 export function passwordAnd(second: 'otp' | 'recovery_code' | 'passkey'): Amr[] {
   return ['pwd', second, 'mfa'];
+}
+
+/** The amr of a sign-in the tenant's identity provider began and the member's own factor completed. */
+export function ssoAnd(second: 'otp' | 'recovery_code' | 'passkey'): Amr[] {
+  return ['sso', second, 'mfa'];
 }
 
 /** A tenant's second-factor policy: `required` makes every sign-in without one an enrollment session. */

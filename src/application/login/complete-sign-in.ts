@@ -6,7 +6,7 @@ import { AuditTrail, type RequestOrigin, UNKNOWN_ORIGIN } from '../audit/audit-t
 import type { EmailTokens } from '../mail/email-tokens';
 import type { Postbox } from '../mail/postbox';
 import type { SecondFactorMethod } from '../mfa/second-factor';
-import { amrAfterPassword, type SecondFactors } from '../mfa/second-factors';
+import { amrAfterPassword, amrAfterSso, type SecondFactors } from '../mfa/second-factors';
 import type { Clock } from '../ports/clock';
 import type { DeviceProofs } from '../ports/device-proofs';
 import type { LoginAttempt, LoginThrottle } from '../ports/login-throttle';
@@ -15,7 +15,7 @@ import type { Secrets } from '../ports/secrets';
 import type { TokenService } from '../ports/token-service';
 import type { UnitOfWork } from '../ports/unit-of-work';
 import type { SessionBook } from '../sessions/session-book';
-import type { LoginResult } from './login';
+import { type LoginResult, MFA_TOKEN_PURPOSES } from './login';
 import { postNewSignInNotice } from './new-sign-in-notice';
 import { enrollmentClaim } from '../mfa/enrollment-sessions';
 
@@ -59,7 +59,7 @@ export class CompleteSignIn {
 
   async execute(input: CompleteSignInInput, origin: RequestOrigin = UNKNOWN_ORIGIN): Promise<LoginResult> {
     const { repos, unitOfWork, emailTokens, factors, tokens, secrets, throttle, deviceProofs, sessions, trail } = this.deps;
-    const link = await emailTokens.openLink(repos, input.mfaToken, 'mfa_sign_in');
+    const link = await emailTokens.openLink(repos, input.mfaToken, MFA_TOKEN_PURPOSES);
     if (!link) throw new InvalidSecondFactor();
     const { token: mfaToken, member: user } = link;
     const owner = { tenantId: user.tenantId, userId: user.id };
@@ -81,7 +81,8 @@ export class CompleteSignIn {
         const method = await factors.verifyOne(tx, owner, input.proofs, mfaToken.id);
         if (method === null) return null;
         if (!(await tx.emailTokens.consume(mfaToken.tenantId, mfaToken.id, this.deps.clock.now()))) throw new TokenAlreadyUsed();
-        const amr = amrAfterPassword(method);
+        // The first factor was the password, or the tenant's identity provider (an mfa_token the SSO exchange made).
+        const amr = mfaToken.purpose === 'sso_mfa_sign_in' ? amrAfterSso(method) : amrAfterPassword(method);
         const succeeded = trail.event(origin, {
           tenantId: user.tenantId, actor: { userId: user.id, method: 'none' }, action: 'login.succeeded', targetId: user.id,
           details: { amr: amr.join(' ') },

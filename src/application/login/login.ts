@@ -67,6 +67,9 @@ export interface LoginDeps {
 /** How long the mfa_token between the password and the second factor lives. */
 export const MFA_TOKEN_TTL_SECONDS = 5 * 60;
 
+/** The mfa_tokens POST /login/mfa takes: after a password, and after the tenant's identity provider (single sign-on). */
+export const MFA_TOKEN_PURPOSES = ['mfa_sign_in', 'sso_mfa_sign_in'] as const;
+
 export class Login {
   constructor(private readonly deps: LoginDeps) {}
 

@@ -17,6 +17,8 @@ export interface TokenFor {
   readonly email: string;
   readonly purpose: EmailTokenPurpose;
   readonly ttlSeconds: number;
+  /** The token's id when the caller names what it stands for (an SSO handoff: the session it hands over); fresh otherwise. */
+  readonly id?: string;
 }
 
 /**
@@ -33,7 +35,7 @@ export class EmailTokens {
     await tx.emailTokens.voidUnused(target.tenantId, target.userId, target.purpose, now);
     const raw = secrets.randomHex(EMAIL_TOKEN_BYTES);
     await tx.emailTokens.create({
-      id: ids.newId(), tenantId: target.tenantId, userId: target.userId, purpose: target.purpose, tokenHash: secrets.sha256Hex(raw),
+      id: target.id ?? ids.newId(), tenantId: target.tenantId, userId: target.userId, purpose: target.purpose, tokenHash: secrets.sha256Hex(raw),
       email: target.email, createdAt: now, expiresAt: new Date(now.getTime() + target.ttlSeconds * 1000), usedAt: null,
     });
     return raw;
@@ -46,20 +48,22 @@ export class EmailTokens {
    * nothing. A new address's confirmation was sent to the address the member is moving to. A
    * suspended member's links open nothing: a link sent before the suspension is no way back in.
    */
-  async openLink(repos: Repositories, raw: unknown, purpose: EmailTokenPurpose): Promise<{ token: EmailToken; member: User } | null> {
-    const token = await this.findUsable(repos, raw, purpose);
+  async openLink(
+    repos: Repositories, raw: unknown, purpose: EmailTokenPurpose | readonly EmailTokenPurpose[],
+  ): Promise<{ token: EmailToken; member: User } | null> {
+    const token = await this.findUsable(repos, raw, typeof purpose === 'string' ? [purpose] : purpose);
     if (!token) return null;
     const member = await repos.users.findById(token.tenantId, token.userId);
     if (!member) return null;
-    if (purpose !== 'email_change' && member.email !== token.email) return null;
+    if (token.purpose !== 'email_change' && member.email !== token.email) return null;
     if ((await repos.users.suspendedAt(member.tenantId, member.id)) !== null) return null;
     return { token, member };
   }
 
-  /** The token a link's value names, if it is of that purpose and still usable now; null otherwise (malformed ones are not looked up). */
-  private async findUsable(repos: Repositories, raw: unknown, purpose: EmailTokenPurpose): Promise<EmailToken | null> {
+  /** The token a link's value names, if it is of one of those purposes and still usable now; null otherwise (malformed ones are not looked up). */
+  private async findUsable(repos: Repositories, raw: unknown, purposes: readonly EmailTokenPurpose[]): Promise<EmailToken | null> {
     if (!isWellFormedEmailToken(raw)) return null;
     const token = await repos.emailTokens.findByHash(this.deps.secrets.sha256Hex(raw));
-    return token && token.purpose === purpose && isUsable(token, this.deps.clock.now()) ? token : null;
+    return token && purposes.includes(token.purpose) && isUsable(token, this.deps.clock.now()) ? token : null;
   }
 }

@@ -2,6 +2,7 @@ import { InvalidSecondFactor } from '../../domain/errors';
 import type { EmailTokens } from '../mail/email-tokens';
 import type { Repositories } from '../ports/repositories';
 import type { EmailTokenPurpose } from '../../domain/email-token';
+import { MFA_TOKEN_PURPOSES } from '../login/login';
 import type { PasskeyFactor } from './passkey-factor';
 import type { SecondFactors } from './second-factors';
 
@@ -23,14 +24,14 @@ export class SecondFactorOptions {
   constructor(private readonly deps: SecondFactorOptionsDeps) {}
 
   forSignIn(mfaToken: unknown): Promise<unknown> {
-    return this.options(mfaToken, 'mfa_sign_in');
+    return this.options(mfaToken, MFA_TOKEN_PURPOSES);
   }
 
   forReset(resetToken: unknown): Promise<unknown> {
     return this.options(resetToken, 'password_reset');
   }
 
-  private async options(raw: unknown, purpose: EmailTokenPurpose): Promise<unknown> {
+  private async options(raw: unknown, purpose: EmailTokenPurpose | readonly EmailTokenPurpose[]): Promise<unknown> {
     const { repos, emailTokens, factors, passkeyFactor } = this.deps;
     const link = await emailTokens.openLink(repos, raw, purpose);
     if (!link) throw new InvalidSecondFactor();

@@ -1,10 +1,15 @@
 import type { Repositories } from '../ports/repositories';
 import { type FactorOwner, SECOND_FACTOR_METHODS, type SecondFactorCheck, type SecondFactorMethod } from './second-factor';
-import { type Amr, passwordAnd } from '../../domain/second-factor';
+import { type Amr, passwordAnd, ssoAnd } from '../../domain/second-factor';
 
 /** The amr of a proof of `method` given with (or after) a password. */
 export function amrAfterPassword(method: SecondFactorMethod): Amr[] {
   return passwordAnd(method === 'totp' ? 'otp' : method);
+}
+
+/** The amr of a proof of `method` given after a sign-in through the tenant's identity provider. */
+export function amrAfterSso(method: SecondFactorMethod): Amr[] {
+  return ssoAnd(method === 'totp' ? 'otp' : method);
 }
 
 /** Takes away every factor of one kind a member has, inside the caller's unit of work; returns how many. */

@@ -5,6 +5,7 @@ import { sessionRoutes } from '../../adapters/http/routes/session-routes';
 import { scimRoutes } from '../../adapters/http/routes/scim-routes';
 import { scimTokenRoutes } from '../../adapters/http/routes/scim-token-routes';
 import { passkeyRoutes } from '../../adapters/http/routes/passkey-routes';
+import { ssoSignInRoutes } from '../../adapters/http/routes/sso-sign-in-routes';
 import { IDENTITY_MIGRATIONS } from '../../adapters/persistence/modules/module-migrations';
 import type { UseCases } from '../../application/use-cases';
 import { AUDIT_ACTIONS } from '../../domain/audit-event';
@@ -28,5 +29,5 @@ export const IDENTITY = {
 
 /** Identity, the first module, over its use-cases (built by assemble before any module). */
 export function identityModule(useCases: UseCases): PortcullisModule<IdentityErrorCode> {
-  return { ...IDENTITY, build: () => [...identityRoutes(useCases), ...emailRoutes(useCases), ...sessionRoutes(useCases), ...secondFactorRoutes(useCases), ...passkeyRoutes(useCases), ...ssoRoutes(useCases), ...scimTokenRoutes(useCases), ...scimRoutes(useCases)] };
+  return { ...IDENTITY, build: () => [...identityRoutes(useCases), ...emailRoutes(useCases), ...sessionRoutes(useCases), ...secondFactorRoutes(useCases), ...passkeyRoutes(useCases), ...ssoRoutes(useCases), ...ssoSignInRoutes(useCases), ...scimTokenRoutes(useCases), ...scimRoutes(useCases)] };
 }

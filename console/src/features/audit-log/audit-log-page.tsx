@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   'tenant.security_changed',
   'sso.connection_saved', 'sso.connection_removed', 'sso.domain_added', 'sso.domain_verified', 'sso.domain_removed',
   'scim.user_created', 'scim.user_suspended', 'scim.user_restored', 'scim.user_removed', 'scim.token_created', 'scim.token_revoked',
+  'sso.sign_in', 'sso.sign_in_refused', 'sso.member_created',
 ] as const satisfies readonly AuditAction[];
 const everyActionListed: [Exclude<AuditAction, (typeof AUDIT_ACTIONS)[number]>] extends [never] ? true : false = true;
 void everyActionListed;

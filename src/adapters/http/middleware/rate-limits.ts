@@ -23,15 +23,20 @@ export interface RateLimitConfig {
   readonly recovery?: number | undefined;
   /** SCIM requests per minute per SCIM token (one per tenant), whatever the address. Unset: DEFAULT_SCIM_LIMIT. */
   readonly scim?: number | undefined;
+  /** Requests per minute per client address to single sign-on's start and callback. Unset: DEFAULT_SSO_LIMIT. */
+  readonly sso?: number | undefined;
 }
 
 export const DEFAULT_INTROSPECT_LIMIT = 60_000;
 export const DEFAULT_RECOVERY_LIMIT = 10;
 /** Room for a provider's first push of a large directory, at a steady pace, without holding a tenant to a browser's quota. */
 export const DEFAULT_SCIM_LIMIT = 600;
+export const DEFAULT_SSO_LIMIT = 20;
 
-type DefaultedLimit = 'introspect' | 'recovery' | 'scim';
-const DEFAULT_LIMITS: Readonly<Record<DefaultedLimit, number>> = { introspect: DEFAULT_INTROSPECT_LIMIT, recovery: DEFAULT_RECOVERY_LIMIT, scim: DEFAULT_SCIM_LIMIT };
+type DefaultedLimit = 'introspect' | 'recovery' | 'scim' | 'sso';
+const DEFAULT_LIMITS: Readonly<Record<DefaultedLimit, number>> = {
+  introspect: DEFAULT_INTROSPECT_LIMIT, recovery: DEFAULT_RECOVERY_LIMIT, scim: DEFAULT_SCIM_LIMIT, sso: DEFAULT_SSO_LIMIT,
+};
 
 export type LimiterName = keyof RateLimitConfig;
 
@@ -59,6 +64,7 @@ export interface RateLimiters {
   readonly recovery: NodeHandler;
   /** Keyed by the SCIM token's tenant (set on the request by the scim guard): one token per tenant. */
   readonly scim: NodeHandler;
+  readonly sso: NodeHandler;
 }
 
 /**
@@ -93,5 +99,6 @@ export function createRateLimiters(config: RateLimitConfig, options: RateLimiter
     introspect: build('introspect', (req) => `service:${contextOf(req).serviceCaller?.serviceKeyId ?? ''}`),
     recovery: build('recovery'),
     scim: build('scim', (req) => `scim:${contextOf(req).scimCaller?.tenantId ?? ''}`),
+    sso: build('sso'),
   };
 }

@@ -16,8 +16,11 @@ import type { ScimCaller } from '../../../application/scim/scim-caller';
  */
 export type RouteGroup = 'public' | 'protected' | 'service' | 'probe' | 'page' | 'scim';
 
-/** A route's own rate limit, on top of the global one (the contract's login and signup limits); `scim` is per SCIM token. */
-export type RouteLimit = 'login' | 'signup' | 'introspect' | 'recovery' | 'scim';
+/**
+ * A route's own rate limit, on top of the global one (the contract's login and signup limits); `scim` is
+ * per SCIM token, `sso` per client address on single sign-on's start and callback.
+ */
+export type RouteLimit = 'login' | 'signup' | 'introspect' | 'recovery' | 'scim' | 'sso';
 
 type Headers = Readonly<Record<string, string>>;
 
@@ -89,6 +92,11 @@ export interface Route<Body = any, Query = any> { // eslint-disable-line @typesc
   /** The query string's parameters as read (each at most once), for the same reason as `rawBody`. */
   readonly rawQuery?: boolean;
   readonly query?: new () => Query;
+  /**
+   * `ignore`: query parameters the DTO does not declare are dropped rather than refused. Only for a
+   * URL another party builds (an identity provider's redirect back, which may add its own).
+   */
+  readonly unknownQuery?: 'ignore';
   handle(request: RouteRequest<Body, Query>): Answer | Promise<Answer>;
   /** Told of every answer the route gives, refusals included (the platform's metrics). */
   readonly answered?: (status: number, answer: Answer | undefined) => void;

@@ -22,6 +22,8 @@ import * as tenantMfaPolicy from './0020-tenant-mfa-policy';
 import * as sealedSecretsExist from './0021-sealed-secrets-exist';
 import * as singleSignOn from './0022-single-sign-on';
 import * as memberSuspensionAndScimTokens from './0023-member-suspension-and-scim-tokens';
+import * as tenantBySlug from './0024-tenant-by-slug';
+import * as ssoMfaSignInTokens from './0025-sso-mfa-sign-in-tokens';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -51,6 +53,8 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0021-sealed-secrets-exist': sealedSecretsExist,
   '0022-single-sign-on': singleSignOn,
   '0023-member-suspension-and-scim-tokens': memberSuspensionAndScimTokens,
+  '0024-tenant-by-slug': tenantBySlug,
+  '0025-sso-mfa-sign-in-tokens': ssoMfaSignInTokens,
 };
 
 export const migrationProvider: MigrationProvider = {
