@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { API_BASE, ApiError } from '../../api/client';
+import { useSession } from '../../app/session';
+import { ErrorMessage, StatusMessage } from '../../shared/feedback';
+import { openInNewTab } from '../../shared/leave-console';
+import { useRecentAuthentication } from '../../shared/recent-authentication';
+import { Screen } from '../../shared/screen';
+import { useResource } from '../../shared/use-resource';
+import { ConnectionSection, RedirectUri } from './connection-section';
+import { DomainsSection } from './domains-section';
+import { ScimTokenSection } from './scim-token-section';
+import type { SsoConnection } from './sso-paths';
+
+/** Runs a change that may need the password proved again (the API's recent-authentication rule). */
+export type Guard = <T>(action: () => Promise<T>) => Promise<T>;
+
+/**
+ * Where a test sign-in starts: the organisation's own provider, named by the tenant's slug when the
+ * connection's answer carries it, else by the person's own address (of a verified domain).
+ */
+function testSignInUrl(base: string, connection: SsoConnection & { tenant_slug?: string }, email: string | null): string {
+  const query = new URLSearchParams(connection.tenant_slug ? { tenant: connection.tenant_slug } : { email: email ?? '' });
+  return `${base}/api/v1/auth/sso/start?${query.toString()}`;
+}
+
+/**
+ * Single sign-on for the organisation: its OpenID Connect provider, the domains whose addresses
+ * sign in through it, and the SCIM token its provider manages members with. Owners change them;
+ * admins read them.
+ */
+export function SsoPage() {
+  const { api, session } = useSession();
+  const owner = session?.me.role === 'owner';
+  const base = API_BASE || window.location.origin;
+  const { data, error, reload } = useResource(async () => {
+    const [connection, domains, scim] = await Promise.all([
+      api('get', '/api/v1/auth/sso/connection').catch((caught: unknown) => {
+        if (caught instanceof ApiError && caught.status === 404) return null;
+        throw caught;
+      }),
+      api('get', '/api/v1/auth/sso/domains'),
+      api('get', '/api/v1/auth/sso/scim-token'),
+    ]);
+    return { connection, domains: domains.domains, scim };
+  });
+  const [status, setStatus] = useState<string | null>(null);
+  const { withRecentAuthentication, prompt } = useRecentAuthentication('Changing single sign-on');
+  const changed = (message: string) => {
+    setStatus(message);
+    reload();
+  };
+
+  return (
+    <Screen title="Single sign-on">
+      <p>
+        Members of your organisation sign in through your own identity provider (OpenID Connect): Okta, Entra ID,
+        Google Workspace or another. Addresses of your verified domains are sent to it from Log in.
+      </p>
+      <StatusMessage>{status}</StatusMessage>
+      <ErrorMessage error={error} />
+      {data && (
+        <>
+          <RedirectUri connection={data.connection} base={base} />
+          <ConnectionSection key={data.connection?.updated_at ?? 'none'} connection={data.connection} owner={owner}
+            guard={withRecentAuthentication} onChanged={changed} />
+          {data.connection && (
+            <section aria-labelledby="sso-test">
+              <h2 id="sso-test">Test sign-in</h2>
+              <p>Opens a sign-in through your provider in a new tab, to check the connection; this tab stays as it is.</p>
+              <button type="button" onClick={() => openInNewTab(testSignInUrl(base, data.connection!, session?.email ?? null))}>Test sign-in</button>
+            </section>
+          )}
+          <DomainsSection domains={data.domains} owner={owner} guard={withRecentAuthentication} onChanged={changed} />
+          <ScimTokenSection state={data.scim} base={base} owner={owner} guard={withRecentAuthentication} onChanged={changed} />
+        </>
+      )}
+      {prompt}
+    </Screen>
+  );
+}
