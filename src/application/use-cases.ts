@@ -44,6 +44,8 @@ import type { GetSecondFactors } from './mfa/get-second-factors';
 import type { RegenerateRecoveryCodes } from './mfa/regenerate-recovery-codes';
 import type { RemoveAuthenticatorApp } from './mfa/remove-authenticator-app';
 import type { RemoveMemberFactors } from './mfa/remove-member-factors';
+import type { ManageSsoConnection } from './sso/manage-sso-connection';
+import type { ManageSsoDomains } from './sso/manage-sso-domains';
 
 /** Everything the driving adapters (HTTP) may call: built by the composition root. */
 export interface UseCases {
@@ -91,6 +93,10 @@ export interface UseCases {
   readonly secondFactorOptions: SecondFactorOptions;
   /** A tenant's second-factor policy (GET and PATCH /tenant/security). */
   readonly tenantSecurity: ManageTenantSecurity;
+  /** A tenant's OpenID Connect connection (GET, PUT and DELETE /sso/connection). */
+  readonly ssoConnection: ManageSsoConnection;
+  /** A tenant's domains and their verification (/sso/domains). */
+  readonly ssoDomains: ManageSsoDomains;
   /** Not a request of its own: what a route declared `recentAuth` runs before its handler. */
   readonly requireRecentAuthentication: RequireRecentAuthentication;
   readonly listAuditEvents: ListAuditEvents;

@@ -49,6 +49,10 @@ import { MailDelivery } from '../application/mail/mail-delivery';
 import { renderStoredMail } from '../application/mail/render-mail';
 import { DEFAULT_DEVELOPMENT_PUBLIC_URL } from './config';
 import { relyingPartyOf, SimpleWebAuthnCeremonies } from '../adapters/webauthn/simple-webauthn-ceremonies';
+import { OpenIdClientProviders } from '../adapters/oidc/openid-client-providers';
+import { NodeDnsTxtRecords } from '../adapters/dns/node-dns-txt-records';
+import type { DnsTxtRecords } from '../application/ports/dns-txt-records';
+import { AUTH_BASE } from '../adapters/http/routes/identity-routes';
 import { createMetrics } from './metrics';
 import { composeModules, moduleMigrationsOf } from './modules/compose-modules';
 import { identityModule } from './modules/identity-module';
@@ -92,6 +96,8 @@ export interface AssemblyParts {
   readonly loginThrottle?: LoginThrottle;
   /** Wrong second-factor proofs; unset, as loginThrottle with SECOND_FACTOR_FAILURES. */
   readonly secondFactorThrottle?: LoginThrottle;
+  /** Where domains' TXT records are read; node:dns unless given (tests publish records in memory). */
+  readonly dnsTxtRecords?: DnsTxtRecords;
   /** Unset: batched writes of last_used_at, flushed when the assembly closes. */
   readonly keyUsage?: ApiKeyUsage;
   /** Unset: batched writes of sessions' last_seen_at, at the key usage's interval, flushed when the assembly closes. */
@@ -226,6 +232,8 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       authenticatorCodes: new OtpauthAuthenticatorCodes(),
       factorSecrets: await factorSecretsOf(config, storage.storage.repos.totpFactors, logger),
       secondFactorThrottle: parts.secondFactorThrottle ?? loginThrottleOf(config, redis, clock, SECOND_FACTOR_FAILURES, 'second-factor:'),
+      oidcProviders: new OpenIdClientProviders({ allowHttpIssuer: config.sso.allowHttpIssuer, clock }),
+      dnsTxtRecords: parts.dnsTxtRecords ?? new NodeDnsTxtRecords(),
     }, {
       inviteTtlSeconds: config.inviteTtlSeconds,
       inviteRequireEmailMatch: config.inviteRequireEmailMatch,
@@ -234,6 +242,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []),
       mailTokens: config.mail,
       sessions: config.sessions,
+      sso: { redirectUri: ssoRedirectUri(config), allowHttpIssuer: config.sso.allowHttpIssuer },
     });
 
     // Reset requests taken before the shutdown are handled before the database closes (none are taken without a mailer).
@@ -353,4 +362,9 @@ async function factorSecretsOf(config: Config, apps: Pick<TotpFactorRepository, 
     ? createHash('sha256').update(`portcullis development mfa key:${config.jwtSecret}`).digest()
     : randomBytes(32);
   return new AesGcmFactorSecrets(key);
+}
+
+/** The one callback of every tenant's provider: the state of a sign-in names its tenant. */
+export function ssoRedirectUri(config: Pick<Config, 'publicUrl'>): string {
+  return new URL(`${AUTH_BASE}/sso/callback`, config.publicUrl ?? DEFAULT_DEVELOPMENT_PUBLIC_URL).toString();
 }

@@ -145,6 +145,10 @@ export interface Config {
     /** REAUTH_WINDOW_SECONDS: how long a proven password counts as recent authentication. */
     readonly reauthWindowSeconds: number;
   };
+  readonly sso: {
+    /** SSO_ALLOW_HTTP_ISSUER: accept OpenID providers at http: issuers (tests, a developer's machine); refused in production. */
+    readonly allowHttpIssuer: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -277,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     RATE_LIMIT_RECOVERY: positiveInt({ default: 10 }),
     INVITE_TTL_SECONDS: positiveInt({ default: 604_800 }),
     INVITE_REQUIRE_EMAIL_MATCH: bool({ default: false }),
+    SSO_ALLOW_HTTP_ISSUER: bool({ default: false }),
     PASSWORD_POLICY: passwordPolicy({ default: 'default' }),
     LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
     REDIS_KEY_PREFIX: str({ default: 'portcullis:' }),
@@ -369,6 +374,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if (cleaned.SMTP_URL !== undefined && (cleaned.MAIL_FROM ?? '').trim() === '') {
     problems.push('MAIL_FROM: is required when SMTP_URL is set (the From of every message)');
   }
+  if (cleaned.SSO_ALLOW_HTTP_ISSUER && cleaned.NODE_ENV === 'production') {
+    problems.push('SSO_ALLOW_HTTP_ISSUER: is refused in production (an identity provider is reached over https only)');
+  }
   if (cleaned.SMTP_URL !== undefined && cleaned.PUBLIC_URL === undefined && cleaned.NODE_ENV === 'production') {
     problems.push('PUBLIC_URL: is required in production when SMTP_URL is set (the links in messages point there)');
   }
@@ -444,6 +452,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     },
     publicUrl: cleaned.PUBLIC_URL ?? (cleaned.NODE_ENV === 'production' ? undefined : DEFAULT_DEVELOPMENT_PUBLIC_URL),
     sessions: { idleTimeoutSeconds: cleaned.SESSION_IDLE_TIMEOUT_SECONDS, reauthWindowSeconds: cleaned.REAUTH_WINDOW_SECONDS },
+    sso: { allowHttpIssuer: cleaned.SSO_ALLOW_HTTP_ISSUER },
   };
 }
 

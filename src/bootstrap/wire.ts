@@ -62,6 +62,10 @@ import type { WebAuthnCeremonies } from '../application/ports/webauthn';
 import type { ModuleAuditAction } from '../domain/audit-event';
 import type { AuthenticatorCodes } from '../application/ports/authenticator-codes';
 import type { FactorSecrets } from '../application/ports/factor-secrets';
+import type { OidcProviders } from '../application/ports/oidc-providers';
+import type { DnsTxtRecords } from '../application/ports/dns-txt-records';
+import { ManageSsoConnection } from '../application/sso/manage-sso-connection';
+import { ManageSsoDomains } from '../application/sso/manage-sso-domains';
 import { AuthenticatorAppCheck } from '../application/mfa/authenticator-app-check';
 import { ConfirmAuthenticatorApp } from '../application/mfa/confirm-authenticator-app';
 import { EnrollAuthenticatorApp } from '../application/mfa/enroll-authenticator-app';
@@ -114,6 +118,10 @@ export interface Services {
   readonly factorSecrets: FactorSecrets;
   /** Wrong second-factor proofs per member: the login throttle's machinery with SECOND_FACTOR_FAILURES. */
   readonly secondFactorThrottle: LoginThrottle;
+  /** Tenants' OpenID providers (discovery, the code flow, ID token checks). */
+  readonly oidcProviders: OidcProviders;
+  /** TXT lookups for the proof of a tenant's domain: node:dns, or records held in memory (tests). */
+  readonly dnsTxtRecords: DnsTxtRecords;
 }
 
 export interface Policy {
@@ -133,6 +141,8 @@ export interface Policy {
   readonly sessions?: { readonly idleTimeoutSeconds?: number | undefined; readonly reauthWindowSeconds?: number | undefined };
   /** How long the links in messages last. */
   readonly mailTokens: { readonly resetTtlSeconds: number; readonly verifyTtlSeconds: number; readonly changeTtlSeconds: number };
+  /** Single sign-on: the callback every tenant's provider is given (PUBLIC_URL's), and SSO_ALLOW_HTTP_ISSUER. */
+  readonly sso: { readonly redirectUri: string; readonly allowHttpIssuer: boolean };
 }
 
 export const DEFAULT_SERVICE_KEY_TRUST_MS = 5_000;
@@ -246,6 +256,10 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     passkeyFactor,
     secondFactorOptions: new SecondFactorOptions({ repos, emailTokens, factors, passkeyFactor }),
     tenantSecurity: new ManageTenantSecurity({ repos, unitOfWork, factors, sessions, trail }),
+    ssoConnection: new ManageSsoConnection({
+      repos, unitOfWork, providers: services.oidcProviders, factorSecrets, clock, trail, ...policy.sso,
+    }),
+    ssoDomains: new ManageSsoDomains({ repos, unitOfWork, dns: services.dnsTxtRecords, secrets, clock, trail }),
     reauthenticate: new Reauthenticate({ repos, hasher, secrets, throttle: loginThrottle, clock, reauthWindowSeconds }),
     requireRecentAuthentication: new RequireRecentAuthentication({ credentials, clock, reauthWindowSeconds }),
     getAccount: new GetAccount({ users: repos.users, tenants: repos.tenants }),

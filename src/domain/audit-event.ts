@@ -40,6 +40,12 @@ export const AUDIT_ACTIONS = [
   'mfa.failed',
   // A tenant's second-factor policy changed (from, to, and who was signed out by it).
   'tenant.security_changed',
+  // A tenant's single sign-on configuration: its provider connection and its domains (never the client secret).
+  'sso.connection_saved',
+  'sso.connection_removed',
+  'sso.domain_added',
+  'sso.domain_verified',
+  'sso.domain_removed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

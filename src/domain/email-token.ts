@@ -1,11 +1,12 @@
 /**
  * A token sent by e-mail that proves its holder reads one address: a password reset, an address's
  * verification, or the confirmation of a new address; and, never sent by e-mail, a sign-in's
- * mfa_token between the password and the second factor (`mfa_sign_in`), held by the client. The link carries 32 random bytes as 64
- * lower-case hex; only their SHA-256 is stored. Each is used once, expires on the service's clock,
+ * mfa_token between the password and the second factor (`mfa_sign_in`), held by the client, and the
+ * one-time code that hands a session started by single sign-on to the console (`sso_handoff`).
+ * The link carries 32 random bytes as 64 lower-case hex; only their SHA-256 is stored. Each is used once, expires on the service's clock,
  * and a newer one of the same purpose for the same member voids the older.
  */
-export const EMAIL_TOKEN_PURPOSES = ['password_reset', 'email_verify', 'email_change', 'mfa_sign_in'] as const;
+export const EMAIL_TOKEN_PURPOSES = ['password_reset', 'email_verify', 'email_change', 'mfa_sign_in', 'sso_handoff'] as const;
 export type EmailTokenPurpose = (typeof EMAIL_TOKEN_PURPOSES)[number];
 
 /** The random part of a link's token, in bytes; hex doubles it. */

@@ -314,3 +314,69 @@ export class SecondFactorSessionRequired extends DomainError {
   readonly code = 'SECOND_FACTOR_SESSION_REQUIRED';
   constructor() { super('A session signed in with a second factor is required'); }
 }
+
+/** A domain another tenant has verified: a domain belongs to at most one tenant. */
+export class SsoDomainTaken extends DomainError {
+  readonly code = 'SSO_DOMAIN_TAKEN';
+  constructor() { super('Domain is verified by another tenant'); }
+}
+
+/** The tenant has no domain claim of that name. */
+export class SsoDomainNotFound extends DomainError {
+  readonly code = 'SSO_DOMAIN_NOT_FOUND';
+  constructor() { super('Domain not found'); }
+}
+
+/** The domain's TXT records do not hold the value the claim asked for (or none could be read). */
+export class SsoVerificationRecordNotFound extends DomainError {
+  readonly code = 'SSO_VERIFICATION_RECORD_NOT_FOUND';
+  constructor() { super('Verification record not found'); }
+}
+
+/** The tenant has no single sign-on connection. */
+export class SsoConnectionNotFound extends DomainError {
+  readonly code = 'SSO_CONNECTION_NOT_FOUND';
+  constructor() { super('No single sign-on connection'); }
+}
+
+/** The issuer's discovery document could not be fetched, or did not describe that issuer. */
+export class SsoDiscoveryFailed extends DomainError {
+  readonly code = 'SSO_DISCOVERY_FAILED';
+  constructor() { super("Could not read the provider's discovery document"); }
+}
+
+/** The provider's answer to a sign-in failed a check (state, code, or the ID token's signature or claims). */
+export class SsoAnswerRefused extends DomainError {
+  readonly code = 'SSO_ANSWER_REFUSED';
+  constructor(readonly reason: string) { super('The identity provider\'s answer could not be verified'); }
+}
+
+/** A signup with an address of a domain whose tenant requires single sign-on, outside that tenant. */
+export class SsoRequiredForAddress extends DomainError {
+  readonly code = 'SSO_REQUIRED_FOR_ADDRESS';
+  constructor() { super("This address signs in through its organisation's single sign-on"); }
+}
+
+/** A group mapping that names a role a provider's group may not give, or too many or too long names. */
+export class SsoGroupRolesInvalid extends DomainError {
+  readonly code = 'SSO_GROUP_ROLES_INVALID';
+  constructor() { super('group_roles must map each group name to admin, member or viewer'); }
+}
+
+/** An issuer that is not an https: URL (http: only where the configuration allows it). */
+export class SsoIssuerRefused extends DomainError {
+  readonly code = 'SSO_ISSUER_REFUSED';
+  constructor() { super('issuer must be an https URL'); }
+}
+
+/** DNS could not be asked (a timeout, a server failure): nothing is known of the record yet. */
+export class DnsUnavailable extends DomainError {
+  readonly code = 'DNS_UNAVAILABLE';
+  constructor() { super('DNS could not be reached, try again later'); }
+}
+
+/** A domain claim of something that is not a domain name. */
+export class SsoDomainInvalid extends DomainError {
+  readonly code = 'SSO_DOMAIN_INVALID';
+  constructor() { super('domain must be a domain name, such as example.com'); }
+}

@@ -7,6 +7,7 @@ import { describeConcurrentMailCases, describeMailCases } from './cases/mail-cas
 import { describeMemberCases } from './cases/member-cases';
 import { describePasskeyCases } from './cases/passkey-cases';
 import { describeSessionCases } from './cases/session-cases';
+import { describeConcurrentSsoCases, describeSsoCases } from './cases/sso-cases';
 import { describeConcurrentSecondFactorCases, describeSecondFactorCases } from './cases/second-factor-cases';
 import { describeTenantCases } from './cases/tenant-cases';
 import { describeUnitOfWorkCases } from './cases/unit-of-work-cases';
@@ -52,10 +53,12 @@ export function describeStorageContract(
     describeSessionCases(get);
     describePasskeyCases(get);
     describeSecondFactorCases(get);
+    describeSsoCases(get);
     if (opts.concurrent) {
       describeConcurrencyCases(get);
       describeConcurrentMailCases(get);
       describeConcurrentSecondFactorCases(get);
+      describeConcurrentSsoCases(get);
     }
   });
 }

@@ -4,6 +4,7 @@ import { aSession } from './cases/session-cases';
 import { LOOKUP_SESSION, RECORD_SESSION_USES } from '../../src/adapters/persistence/kysely/migrations/0014-sessions';
 import { LOOKUP_PASSKEY } from '../../src/adapters/persistence/kysely/migrations/0019-passkeys';
 import { TOTP_FACTORS_EXIST } from '../../src/adapters/persistence/kysely/migrations/0021-sealed-secrets-exist';
+import { LOOKUP_SSO_DOMAIN_OWNER } from '../../src/adapters/persistence/kysely/migrations/0022-single-sign-on';
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { auditRow } from '../../src/adapters/persistence/kysely/repositories/audit-event-repository';
@@ -27,6 +28,7 @@ import type { TenantWalls } from '../../src/adapters/persistence/kysely/driver/t
 import type { Storage } from '../../src/adapters/persistence/storage';
 import { ownerView } from '../support/owner-view';
 import { anAuditEvent } from './cases/audit-event-cases';
+import { aConnection, aDomainClaim } from './cases/sso-cases';
 import { describeForgedTenantCases } from './forged-tenant-cases';
 import { aUser, anApiKey, anInvite, seedTenant, summaryOf } from './storage-fixtures';
 
@@ -108,6 +110,7 @@ export function describeTenantWallCases(
         select t.table_name as table, p.privilege
         from (values ('tenants'), ('users'), ('api_keys'), ('tenant_invites'), ('audit_events'), ('sessions'), ('totp_factors'), ('recovery_codes'),
                      ('passkeys'), ('passkey_challenges'), ('passkey_sign_ins'),
+                     ('sso_connections'), ('sso_domains'), ('sso_identities'), ('sso_sign_ins'),
                      ('kysely_migration'), ('kysely_migration_lock')) as t(table_name)
         cross join (values ('SELECT'), ('INSERT'), ('UPDATE'), ('DELETE'), ('TRUNCATE'), ('REFERENCES'), ('TRIGGER')) as p(privilege)
         where has_table_privilege(${APP_ROLE}, 'public.' || t.table_name, p.privilege)
@@ -122,6 +125,10 @@ export function describeTenantWallCases(
         passkeys: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
         recovery_codes: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
         sessions: ['INSERT', 'SELECT', 'UPDATE'],
+        sso_connections: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
+        sso_domains: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
+        sso_identities: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
+        sso_sign_ins: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
         tenant_invites: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
         tenants: ['INSERT', 'SELECT', 'UPDATE'],
         totp_factors: ['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
@@ -305,7 +312,7 @@ export function describeTenantWallCases(
       const crossings = [
         LOOKUP_USER_BY_EMAIL, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE, RECORD_API_KEY_USES,
         LIST_PENDING_INVITES, LIST_MEMBERS, LIST_API_KEYS, WALL_TENANT, WALL_KEY_STATE, LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL,
-        LOOKUP_PASSKEY, TOTP_FACTORS_EXIST,
+        LOOKUP_PASSKEY, TOTP_FACTORS_EXIST, LOOKUP_SSO_DOMAIN_OWNER,
       ];
       const { rows } = await sql<{ name: string; definer: boolean; config: string[] | null; public_can: boolean; app_can: boolean }>`
         select p.proname as name, p.prosecdef as definer, p.proconfig as config,
@@ -337,6 +344,7 @@ export function describeTenantWallCases(
         'applied_migrations', APPLIED_MODULE_MIGRATIONS, LIST_API_KEYS, LIST_MEMBERS, LIST_PENDING_INVITES, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE,
         LOOKUP_USER_BY_EMAIL, PRUNE_CREDENTIAL_CHANGES, READ_CREDENTIAL_CHANGES, WALL_KEY_STATE, WALL_TENANT, RECORD_API_KEY_USES,
         LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL, READ_CHANGE_HEAD, LOOKUP_SESSION, RECORD_SESSION_USES, LOOKUP_PASSKEY, TOTP_FACTORS_EXIST,
+        LOOKUP_SSO_DOMAIN_OWNER,
       ].sort());
     });
 
@@ -409,6 +417,41 @@ export function describeTenantWallCases(
       }).execute())).rejects.toThrow(/row-level security/);
       expect(await storage().repos.totpFactors.findByMember(b.tenant.id, b.user.id)).not.toBeNull();
       expect(await storage().repos.recoveryCodes.countUnused(b.tenant.id, b.user.id)).toBe(1);
+    });
+
+    test("single sign-on is walled: a tenant's statements see and change none of another's connection, domains or identities", async () => {
+      const a = await seedWalledTenant(storage());
+      const b = await seedWalledTenant(storage());
+      const { repos } = storage();
+      for (const { tenant, user } of [a, b]) {
+        await repos.ssoConnections.save(aConnection(tenant.id));
+        await repos.ssoDomains.add(aDomainClaim(tenant.id));
+        await repos.ssoIdentities.create({
+          tenantId: tenant.id, issuer: 'https://idp.example.test', subject: randomUUID(), userId: user.id, createdAt: new Date(), lastSignInAt: new Date(),
+        });
+      }
+      for (const table of ['sso_connections', 'sso_domains', 'sso_identities'] as const) {
+        const visible = await inTenant(walled(), a.tenant.id, (trx) => trx.selectFrom(table).select('tenant_id').execute());
+        expect(visible.map((row) => row.tenant_id)).toEqual([a.tenant.id]);
+        const deleted = await inTenant(walled(), a.tenant.id, (trx) => trx.deleteFrom(table).where('tenant_id', '=', b.tenant.id).returning('tenant_id').execute());
+        expect(deleted).toEqual([]);
+      }
+      const verified = await inTenant(walled(), a.tenant.id, (trx) =>
+        trx.updateTable('sso_domains').set({ verified_at: new Date() }).where('tenant_id', '=', b.tenant.id).returning('domain').execute());
+      expect(verified).toEqual([]);
+      await expect(inTenant(walled(), a.tenant.id, (trx) => trx.insertInto('sso_domains').values({
+        tenant_id: b.tenant.id, domain: 'planted.example.test', txt_value: 'x', verified_at: new Date(), created_at: new Date(),
+      }).execute())).rejects.toThrow(/row-level security/);
+      expect(await repos.ssoConnections.find(b.tenant.id)).not.toBeNull();
+      expect(await repos.ssoDomains.listFor(b.tenant.id)).toHaveLength(1);
+
+      // The owner lookup answers one exact, verified name, and nothing else of the row.
+      const [claim] = await repos.ssoDomains.listFor(b.tenant.id);
+      const owner = (domain: string) => sql<{ owner: string | null }>`select ${sql.id(LOOKUP_SSO_DOMAIN_OWNER)}(${domain}) as owner`.execute(serving());
+      expect((await owner(claim!.domain)).rows).toEqual([{ owner: null }]);
+      await repos.ssoDomains.markVerified(b.tenant.id, claim!.domain, new Date());
+      expect((await owner(claim!.domain)).rows).toEqual([{ owner: b.tenant.id }]);
+      expect((await owner('%')).rows).toEqual([{ owner: null }]);
     });
   });
 }

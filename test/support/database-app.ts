@@ -11,6 +11,7 @@ import { ownerView } from './owner-view';
 import { assembleForTest, testConfig } from './test-use-cases';
 import { openTestStorage, type TestDatabase } from './test-storage';
 import type { OpenedStorage } from '../../src/bootstrap/database';
+import type { DnsTxtRecords } from '../../src/application/ports/dns-txt-records';
 
 export interface DatabaseApp {
   readonly app: RequestListener;
@@ -63,6 +64,8 @@ export interface DatabaseAppOptions {
   readonly publicUrl?: string;
   /** How the instance's listening connection shows in pg_stat_activity, for a test that cuts it alone. */
   readonly listenerName?: string;
+  /** Where domains' TXT records are read; none are published unless given. */
+  readonly dns?: DnsTxtRecords;
 }
 
 function followed(opened: OpenedStorage, options: DatabaseAppOptions): OpenedStorage {
@@ -83,7 +86,7 @@ export async function databaseApp(
   const ownerPool = database !== 'pglite' && database.servingLogin ? openPostgres(database.postgres, { max: 2 }) : undefined;
   const opened = await openTestStorage(database, moduleMigrationsOf(modules), 20);
   const assembly = await assembleForTest(
-    { opened: followed(opened, options), clock: options.clock, modules },
+    { opened: followed(opened, options), clock: options.clock, modules, dns: options.dns },
     testConfig({ passwordPolicy: options.passwordPolicy }, {
       freshnessTimeoutMs: options.freshnessTimeoutMs ?? TEST_FRESHNESS_TIMEOUT_MS,
       corsOrigin: 'http://localhost:5173',

@@ -1,4 +1,6 @@
 import type { ApiKeyUsage } from '../../src/application/ports/api-key-usage';
+import type { DnsTxtRecords } from '../../src/application/ports/dns-txt-records';
+import { InMemoryDnsTxtRecords } from '../../src/adapters/dns/in-memory-dns-txt-records';
 import type { CommonPasswords } from '../../src/application/ports/common-passwords';
 import type { Clock } from '../../src/application/ports/clock';
 import type { ServiceKeyLookup } from '../../src/application/ports/service-keys';
@@ -47,6 +49,8 @@ export interface TestUseCasesOptions {
   readonly serviceKeyTrustMs?: number;
   /** Randomness and digests; node:crypto's unless given (a scripted source, to make a collision happen). */
   readonly secrets?: Secrets;
+  /** Where domains' TXT records are read; none are published unless given. */
+  readonly dns?: DnsTxtRecords;
 }
 
 export interface TestUseCases {
@@ -68,6 +72,8 @@ export function testConfig(options: TestUseCasesOptions = {}, overrides: Partial
     passwordPolicy: options.passwordPolicy ?? defaults.passwordPolicy,
     loginFailures: options.loginFailures ?? defaults.loginFailures,
     metrics: { enabled: false, port: undefined },
+    // Test providers (test/support/oidc-test-provider.ts) are served over http on 127.0.0.1.
+    sso: { allowHttpIssuer: true },
     ...overrides,
   };
 }
@@ -85,6 +91,7 @@ export async function assembleForTest(options: TestUseCasesOptions = {}, config:
     keyUsage: options.keyUsage,
     serviceKeyTrustMs: options.serviceKeyTrustMs,
     modules: options.modules,
+    dnsTxtRecords: options.dns ?? new InMemoryDnsTxtRecords(),
     ...parts,
   });
 }

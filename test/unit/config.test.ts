@@ -51,6 +51,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), TENANT_WALL_KEY: 'w'.repeat(32), DATABASE_URL: 'postgres://web@db/x' }).jwtSecret).toBe('x'.repeat(32));
   });
 
+  it('accepts http: identity providers only when told, and never in production', () => {
+    expect(loadConfig({}).sso.allowHttpIssuer).toBe(false);
+    expect(loadConfig({ SSO_ALLOW_HTTP_ISSUER: 'true' }).sso.allowHttpIssuer).toBe(true);
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), TENANT_WALL_KEY: 'w'.repeat(32), DATABASE_URL: 'postgres://web@db/x' };
+    expect(loadConfig(production).sso.allowHttpIssuer).toBe(false);
+    expect(() => loadConfig({ ...production, SSO_ALLOW_HTTP_ISSUER: 'true' })).toThrow(/SSO_ALLOW_HTTP_ISSUER: is refused in production/);
+  });
+
   it('refuses to start in production without a tenant-wall key, or with a short one; elsewhere the development key', () => {
     const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), DATABASE_URL: 'postgres://web@db/x' };
     expect(() => loadConfig(production)).toThrow(/TENANT_WALL_KEY: is required in production/);

@@ -18,6 +18,7 @@ import type { UnitOfWork } from '../ports/unit-of-work';
 import type { SessionBook } from '../sessions/session-book';
 import type { User } from '../../domain/user';
 import { PASSWORD_AMR } from '../../domain/second-factor';
+import { ssoRequiringTenant } from '../sso/sso-required';
 
 export interface LoginInput {
   readonly email: string;
@@ -101,6 +102,13 @@ export class Login {
 
     const found = await users.findByEmail(email);
     const matches = await hasher.verify(input.password, found?.passwordHash ?? dummyHash);
+    // Asked for every address, known or not, right or wrong password: a refusal by policy costs what
+    // a wrong password does, and the answer is the same (no oracle of the policy or the password).
+    const ssoTenant = await ssoRequiringTenant(this.deps.repos, email);
+    if (found && ssoTenant === found.tenantId) {
+      await this.recordFailure(origin, found, 'sso_required');
+      throw new InvalidCredentials();
+    }
     if (!found || !matches) {
       await this.recordFailure(origin, found, 'invalid_credentials');
       throw new InvalidCredentials();

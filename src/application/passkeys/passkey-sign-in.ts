@@ -9,6 +9,7 @@ import type { TokenService } from '../ports/token-service';
 import { ceremonyExpiry, type PasskeyDeps } from './passkey-deps';
 import type { Amr } from '../../domain/second-factor';
 import { enrollmentClaim } from '../mfa/enrollment-sessions';
+import { mustUseSso } from '../sso/sso-required';
 
 export interface PasskeySignInOptions {
   /** The ceremony's handle: the client sends it back with the assertion. */
@@ -67,6 +68,9 @@ export class PasskeySignIn {
     if (!verified) return this.refuse(origin, passkey, 'invalid_assertion');
     const user = await repos.users.findById(passkey.tenantId, passkey.userId);
     if (!user) return this.refuse(origin, null, 'unknown_credential');
+    // Single sign-on required: the provider is the one way in, so removing someone there cuts them off
+    // (the passkey stays, a second factor after the provider's sign-in).
+    if (await mustUseSso(repos, user)) return this.refuse(origin, passkey, 'sso_required');
 
     // The authenticator verified its user (a PIN, a biometric): something held and something known or
     // been, both factors. Otherwise the passkey alone.

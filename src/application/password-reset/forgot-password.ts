@@ -5,6 +5,7 @@ import type { EmailTokens } from '../mail/email-tokens';
 import type { Postbox } from '../mail/postbox';
 import type { Repositories } from '../ports/repositories';
 import type { UnitOfWork } from '../ports/unit-of-work';
+import { mustUseSso } from '../sso/sso-required';
 
 export interface ForgotPasswordDeps {
   readonly repos: Repositories;
@@ -83,7 +84,8 @@ export class ForgotPassword {
     if (!user) return;
     await unitOfWork.run(async (tx) => {
       const tenant = await tx.tenants.findById(user.tenantId);
-      if (!tenant) return;
+      // An address that signs in through its tenant's provider gets no link, as an unknown one gets none.
+      if (!tenant || await mustUseSso(tx, user)) return;
       // A newer request voids the older links: only the last message's works.
       const token = await emailTokens.issue(tx, {
         tenantId: user.tenantId, userId: user.id, email: user.email, purpose: 'password_reset', ttlSeconds: resetTtlSeconds,

@@ -16,6 +16,7 @@ import type { NewPasswordCheck } from '../passwords/new-password-check';
 import type { SessionBook } from '../sessions/session-book';
 import type { User } from '../../domain/user';
 import { enrollmentClaim } from '../mfa/enrollment-sessions';
+import { mustUseSso } from '../sso/sso-required';
 
 export interface ResetPasswordInput {
   readonly token: unknown;
@@ -78,6 +79,8 @@ export class ResetPassword {
       // The factor first: a wrong one undoes nothing and leaves the link usable (ASVS V6.4.3).
       const method = methods.length === 0 ? null : await this.deps.factors.verifyOne(tx, owner, input.proofs ?? {}, found.id);
       if (methods.length > 0 && method === null) throw new SecondFactorRequired(methods);
+      // Single sign-on required since the link was sent: the link is answered as spent (forgot-password.ts sends none).
+      if (await mustUseSso(tx, user)) return null;
       if (!(await tx.emailTokens.consume(found.tenantId, found.id, now))) return null;
       const after = await tx.users.changePassword(user.tenantId, user.id, change);
       // The hash changed since it was read (a rehash at login raced this): undone, the link still works for a retry.

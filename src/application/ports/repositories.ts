@@ -3,6 +3,9 @@ import type { EmailToken, EmailTokenPurpose } from '../../domain/email-token';
 import type { Passkey, PasskeyChallenge, PasskeyChallengePurpose, PasskeySignInCeremony } from '../../domain/passkey';
 import type { ClaimedMail, MailOutcome, OutgoingMail } from '../../domain/outgoing-mail';
 import type { AuditEventRepository } from './audit-events';
+import type {
+  SsoConnectionRepository, SsoDomainRepository, SsoIdentityRepository, SsoSignInRepository,
+} from './sso-repositories';
 import type { SigningKeyRecordRepository } from './signing-key-records';
 import type { Invite, InviteSummary } from '../../domain/invite';
 import type { Session, SessionEnding } from '../../domain/session';
@@ -373,4 +376,8 @@ export interface Repositories {
   readonly passkeyChallenges: PasskeyChallengeRepository;
   readonly totpFactors: TotpFactorRepository;
   readonly recoveryCodes: RecoveryCodeRepository;
+  readonly ssoConnections: SsoConnectionRepository;
+  readonly ssoDomains: SsoDomainRepository;
+  readonly ssoIdentities: SsoIdentityRepository;
+  readonly ssoSignIns: SsoSignInRepository;
 }

@@ -1,4 +1,6 @@
-import { EmailAlreadyRegistered, InvalidInviteToken, InviteAlreadyAccepted, InviteExpired, TenantNameRequired } from '../../domain/errors';
+import {
+  EmailAlreadyRegistered, InvalidInviteToken, InviteAlreadyAccepted, InviteExpired, SsoRequiredForAddress, TenantNameRequired,
+} from '../../domain/errors';
 import { normalizeEmail } from '../../domain/email';
 import { normalizeTenantName } from '../../domain/tenant';
 import { type Invite, inviteState, isWellFormedInviteToken } from '../../domain/invite';
@@ -19,6 +21,7 @@ import { postVerificationLink, type VerificationLinkDeps } from '../email-addres
 import type { SessionBook } from '../sessions/session-book';
 import { enrollmentClaim } from '../mfa/enrollment-sessions';
 import { PASSWORD_AMR } from '../../domain/second-factor';
+import { ssoRequiringTenant } from '../sso/sso-required';
 
 export interface SignupInput {
   readonly email: string;
@@ -86,6 +89,8 @@ export class Signup {
 
     // An e-mail registered once across all tenants: answered before the costly hash; the unique index still decides races inside the transaction.
     if (await repos.users.findByEmail(email)) throw new EmailAlreadyRegistered();
+    // A new tenant can never be the one that requires single sign-on of the address: refused before the hash.
+    if (input.inviteToken === undefined && (await ssoRequiringTenant(repos, email)) !== null) throw new SsoRequiredForAddress();
     await this.deps.passwords.check(input.password, async () => ({ email, tenantName: await this.tenantNameFor(input) }));
     const passwordHash = await hasher.hash(input.password);
 
@@ -94,6 +99,10 @@ export class Signup {
       const target = input.inviteToken !== undefined
         ? await this.acceptInvite(tx, input.inviteToken, email)
         : await this.createTenant(tx, normalizeTenantName(input.tenantName as string));
+      // An address of a domain whose tenant requires single sign-on joins that tenant only (by its
+      // invitation; the member then signs in through the provider), never another or a new one.
+      const ssoTenant = await ssoRequiringTenant(tx, email);
+      if (ssoTenant !== null && ssoTenant !== target.tenantId) throw new SsoRequiredForAddress();
       await tx.users.create({
         id: userId, tenantId: target.tenantId, email, passwordHash, role: target.role, createdAt: this.deps.clock.now(),
         authVersion: INITIAL_AUTH_VERSION,

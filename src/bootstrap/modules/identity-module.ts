@@ -8,6 +8,7 @@ import type { UseCases } from '../../application/use-cases';
 import { AUDIT_ACTIONS } from '../../domain/audit-event';
 import type { PortcullisModule } from './portcullis-module';
 import { secondFactorRoutes } from '../../adapters/http/routes/second-factor-routes';
+import { ssoRoutes } from '../../adapters/http/routes/sso-routes';
 
 export const IDENTITY_NAME = IDENTITY_MIGRATIONS.name;
 
@@ -25,5 +26,5 @@ export const IDENTITY = {
 
 /** Identity, the first module, over its use-cases (built by assemble before any module). */
 export function identityModule(useCases: UseCases): PortcullisModule<IdentityErrorCode> {
-  return { ...IDENTITY, build: () => [...identityRoutes(useCases), ...emailRoutes(useCases), ...sessionRoutes(useCases), ...secondFactorRoutes(useCases), ...passkeyRoutes(useCases)] };
+  return { ...IDENTITY, build: () => [...identityRoutes(useCases), ...emailRoutes(useCases), ...sessionRoutes(useCases), ...secondFactorRoutes(useCases), ...passkeyRoutes(useCases), ...ssoRoutes(useCases)] };
 }

@@ -28,7 +28,7 @@ export interface RequestShapes {
   readonly queries: Readonly<Record<string, Dto>>;
 }
 
-type JsonType = 'string' | 'integer' | 'number' | 'object';
+type JsonType = 'string' | 'integer' | 'number' | 'object' | 'boolean';
 
 /** What one field's decorators say, gathered before it is written out in the reference's order. */
 interface FieldRules {
@@ -75,6 +75,7 @@ function addRule(dto: Dto, field: string, rules: FieldRules, metadata: Validatio
     case 'isString': rules.types.add('string'); return;
     case 'isObject': rules.types.add('object'); return;
     case 'isInt': rules.types.add('integer'); return;
+    case 'isBoolean': rules.types.add('boolean'); return;
     case 'isObject': rules.types.add('object'); return;
     case 'isEmail': rules.types.add('string'); rules.format = 'email'; return;
     case 'isUuid': rules.types.add('string'); rules.format = 'uuid'; return;

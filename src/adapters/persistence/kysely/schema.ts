@@ -22,6 +22,51 @@ export interface DB {
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
   passkey_sign_ins: PasskeySignInsTable;
+  sso_connections: SsoConnectionsTable;
+  sso_domains: SsoDomainsTable;
+  sso_identities: SsoIdentitiesTable;
+  sso_sign_ins: SsoSignInsTable;
+}
+
+/** A tenant's OpenID Connect connection (migration 0022); group_roles is a JSON object kept as text. */
+export interface SsoConnectionsTable {
+  tenant_id: string;
+  issuer: string;
+  client_id: string;
+  client_secret_sealed: string;
+  default_role: string;
+  sso_required: boolean;
+  group_roles: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface SsoDomainsTable {
+  tenant_id: string;
+  domain: string;
+  txt_value: string;
+  verified_at: Date | null;
+  created_at: Date;
+}
+
+export interface SsoIdentitiesTable {
+  tenant_id: string;
+  issuer: string;
+  subject: string;
+  user_id: string;
+  created_at: Date;
+  last_sign_in_at: Date;
+}
+
+export interface SsoSignInsTable {
+  state_hash: string;
+  tenant_id: string;
+  issuer: string;
+  nonce: string;
+  code_verifier: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
 }
 
 /** Members' passkeys (migration 0019); the counter is a bigint, which node-postgres reads as a string. */

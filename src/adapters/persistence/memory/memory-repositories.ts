@@ -7,6 +7,7 @@ import { memoryEmailTokens, memoryOutbox } from './memory-mail';
 import { memorySessions } from './memory-sessions';
 import { memoryPasskeyChallenges, memoryPasskeys } from './memory-passkeys';
 import { memoryRecoveryCodes, memoryTotpFactors } from './memory-second-factors';
+import { memorySsoConnections, memorySsoDomains, memorySsoIdentities, memorySsoSignIns } from './memory-sso';
 
 /** A unique index the memory backend has to enforce by hand, failing as Postgres would. */
 class UniqueViolation extends Error {
@@ -247,5 +248,9 @@ export function memoryRepositories(state: MemoryState): Repositories {
     passkeyChallenges: memoryPasskeyChallenges(state.passkeyChallenges, state.passkeySignIns),
     totpFactors: memoryTotpFactors(state.totpFactors),
     recoveryCodes: memoryRecoveryCodes(state.recoveryCodes),
+    ssoConnections: memorySsoConnections(state.ssoConnections),
+    ssoDomains: memorySsoDomains(state.ssoDomains),
+    ssoIdentities: memorySsoIdentities(state.ssoIdentities),
+    ssoSignIns: memorySsoSignIns(state.ssoSignIns),
   };
 }

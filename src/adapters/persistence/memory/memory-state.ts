@@ -10,6 +10,7 @@ import type { Tenant } from '../../../domain/tenant';
 import type { User } from '../../../domain/user';
 import type { UnloggedChange } from './memory-change-log';
 import type { Passkey, PasskeyChallenge, PasskeySignInCeremony } from '../../../domain/passkey';
+import type { SsoConnection, SsoDomain, SsoIdentity, SsoSignIn } from '../../../domain/sso';
 
 /** A passkey challenge as stored: when it was used, if it was. */
 export interface StoredPasskeyChallenge extends PasskeyChallenge {
@@ -55,6 +56,14 @@ export interface MemoryState {
   readonly recoveryCodes: Map<string, RecoveryCode>;
   /** Tenants' second-factor policies, by tenant id; a tenant without an entry is `optional`. */
   readonly mfaPolicies: Map<string, MfaPolicy>;
+  /** Single sign-on connections by tenant id. */
+  readonly ssoConnections: Map<string, SsoConnection>;
+  /** Domain claims by ssoDomainKey (tenant and domain). */
+  readonly ssoDomains: Map<string, SsoDomain>;
+  /** Identities by ssoIdentityKey (tenant, issuer and subject). */
+  readonly ssoIdentities: Map<string, SsoIdentity>;
+  /** Sign-ins in flight by the hash of their state. */
+  readonly ssoSignIns: Map<string, SsoSignIn>;
 }
 
 export function emptyState(): MemoryState {
@@ -62,6 +71,7 @@ export function emptyState(): MemoryState {
     tenants: new Map(), users: new Map(), apiKeys: new Map(), invites: new Map(), auditEvents: new Map(), emailTokens: new Map(), outbox: new Map(),
     signingKeys: new Map(), sessions: new Map(), totpFactors: new Map(), recoveryCodes: new Map(),
     passkeys: new Map(), passkeyChallenges: new Map(), passkeySignIns: new Map(), mfaPolicies: new Map(),
+    ssoConnections: new Map(), ssoDomains: new Map(), ssoIdentities: new Map(), ssoSignIns: new Map(),
   };
 }
 
@@ -82,6 +92,10 @@ export function snapshot(state: MemoryState): MemoryState {
     totpFactors: new Map(state.totpFactors),
     recoveryCodes: new Map(state.recoveryCodes),
     mfaPolicies: new Map(state.mfaPolicies),
+    ssoConnections: new Map(state.ssoConnections),
+    ssoDomains: new Map(state.ssoDomains),
+    ssoIdentities: new Map(state.ssoIdentities),
+    ssoSignIns: new Map(state.ssoSignIns),
   };
 }
 

@@ -20,6 +20,7 @@ import * as authenticatorAppsRecoveryCodesAndSessionAmr from './0018-authenticat
 import * as passkeys from './0019-passkeys';
 import * as tenantMfaPolicy from './0020-tenant-mfa-policy';
 import * as sealedSecretsExist from './0021-sealed-secrets-exist';
+import * as singleSignOn from './0022-single-sign-on';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -47,6 +48,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0019-passkeys': passkeys,
   '0020-tenant-mfa-policy': tenantMfaPolicy,
   '0021-sealed-secrets-exist': sealedSecretsExist,
+  '0022-single-sign-on': singleSignOn,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -9,6 +9,9 @@ import { KyselySessionRepository } from './session-repository';
 import { KyselyRecoveryCodeRepository, KyselyTotpFactorRepository } from './second-factor-repositories';
 import { KyselyTenantRepository } from './tenant-repository';
 import { KyselyPasskeyChallengeRepository, KyselyPasskeyRepository } from './passkey-repository';
+import {
+  KyselySsoConnectionRepository, KyselySsoDomainRepository, KyselySsoIdentityRepository, KyselySsoSignInRepository,
+} from './sso-repositories';
 import type { TenantScope } from '../driver/tenant-scope';
 import { KyselyUserRepository } from './user-repository';
 
@@ -31,5 +34,9 @@ export function kyselyRepositories(scope: TenantScope): Repositories {
     passkeyChallenges: new KyselyPasskeyChallengeRepository(scope),
     totpFactors: new KyselyTotpFactorRepository(scope),
     recoveryCodes: new KyselyRecoveryCodeRepository(scope),
+    ssoConnections: new KyselySsoConnectionRepository(scope),
+    ssoDomains: new KyselySsoDomainRepository(scope),
+    ssoIdentities: new KyselySsoIdentityRepository(scope),
+    ssoSignIns: new KyselySsoSignInRepository(scope),
   };
 }
