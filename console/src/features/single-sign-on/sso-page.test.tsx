@@ -224,6 +224,17 @@ describe('Single sign-on (owners change it, admins read it)', () => {
     expect(await screen.findByText('No token is set: SCIM is off.')).toBeInTheDocument();
   });
 
+  it('keeps the connection and domains usable when one part cannot be read, and says what went wrong there', async () => {
+    await openSso('owner', {
+      'GET /api/v1/auth/sso/connection': { status: 200, body: connection },
+      'GET /api/v1/auth/sso/scim-token': { status: 503, body: { error: 'Service unavailable' } },
+    });
+    expect(await screen.findByLabelText('Issuer')).toHaveValue('https://idp.engines.example');
+    expect(await screen.findByText('Your organisation has no domain yet.')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(/^Service unavailable$/);
+    expect(screen.queryByRole('button', { name: 'Make a SCIM token' })).toBeNull();
+  });
+
   it('lets an admin read the connection, domains and token at its address, without controls, and keeps it out of their navigation', async () => {
     await openSso('admin', {
       'GET /api/v1/auth/sso/connection': { status: 200, body: connection },

@@ -32,22 +32,23 @@ export function SsoPage() {
   const { api, session } = useSession();
   const owner = session?.me.role === 'owner';
   const base = API_BASE || window.location.origin;
-  const { data, error, reload } = useResource(async () => {
-    const [connection, domains, scim] = await Promise.all([
-      api('get', '/api/v1/auth/sso/connection').catch((caught: unknown) => {
-        if (caught instanceof ApiError && caught.status === 404) return null;
-        throw caught;
-      }),
-      api('get', '/api/v1/auth/sso/domains'),
-      api('get', '/api/v1/auth/sso/scim-token'),
-    ]);
-    return { connection, domains: domains.domains, scim };
-  });
+  // Each part loads on its own, so that one the service cannot answer leaves the others usable.
+  // Loaded, with no connection yet (404), is `{ current: null }`; still loading is null.
+  const connection = useResource(() => api('get', '/api/v1/auth/sso/connection').then(
+    (current) => ({ current }),
+    (caught: unknown) => {
+      if (caught instanceof ApiError && caught.status === 404) return { current: null };
+      throw caught;
+    },
+  ));
+  const current = connection.data?.current ?? null;
+  const domains = useResource(async () => (await api('get', '/api/v1/auth/sso/domains')).domains);
+  const scim = useResource(() => api('get', '/api/v1/auth/sso/scim-token'));
   const [status, setStatus] = useState<string | null>(null);
   const { withRecentAuthentication, prompt } = useRecentAuthentication('Changing single sign-on');
   const changed = (message: string) => {
     setStatus(message);
-    reload();
+    for (const part of [connection, domains, scim]) part.reload();
   };
 
   return (
@@ -57,23 +58,25 @@ export function SsoPage() {
         Google Workspace or another. Addresses of your verified domains are sent to it from Log in.
       </p>
       <StatusMessage>{status}</StatusMessage>
-      <ErrorMessage error={error} />
-      {data && (
+      <ErrorMessage error={connection.error} />
+      {connection.data && (
         <>
-          <RedirectUri connection={data.connection} base={base} />
-          <ConnectionSection key={data.connection?.updated_at ?? 'none'} connection={data.connection} owner={owner}
+          <RedirectUri connection={current} base={base} />
+          <ConnectionSection key={current?.updated_at ?? 'none'} connection={current} owner={owner}
             guard={withRecentAuthentication} onChanged={changed} />
-          {data.connection && (
-            <section aria-labelledby="sso-test">
-              <h2 id="sso-test">Test sign-in</h2>
-              <p>Opens a sign-in through your provider in a new tab, to check the connection; this tab stays as it is.</p>
-              <button type="button" onClick={() => openInNewTab(testSignInUrl(base, data.connection!, session?.email ?? null))}>Test sign-in</button>
-            </section>
-          )}
-          <DomainsSection domains={data.domains} owner={owner} guard={withRecentAuthentication} onChanged={changed} />
-          <ScimTokenSection state={data.scim} base={base} owner={owner} guard={withRecentAuthentication} onChanged={changed} />
         </>
       )}
+      {current && (
+        <section aria-labelledby="sso-test">
+          <h2 id="sso-test">Test sign-in</h2>
+          <p>Opens a sign-in through your provider in a new tab, to check the connection; this tab stays as it is.</p>
+          <button type="button" onClick={() => openInNewTab(testSignInUrl(base, current, session?.email ?? null))}>Test sign-in</button>
+        </section>
+      )}
+      <ErrorMessage error={domains.error} />
+      {domains.data && <DomainsSection domains={domains.data} owner={owner} guard={withRecentAuthentication} onChanged={changed} />}
+      <ErrorMessage error={scim.error} />
+      {scim.data && <ScimTokenSection state={scim.data} base={base} owner={owner} guard={withRecentAuthentication} onChanged={changed} />}
       {prompt}
     </Screen>
   );
