@@ -13,6 +13,9 @@ import type { ListApiKeys } from './api-keys/list-api-keys';
 import type { ListInvites } from './invites/list-invites';
 import type { ListMembers } from './members/list-members';
 import type { Login } from './login/login';
+import type { ExchangeSsoCode } from './sso/exchange-sso-code';
+import type { FinishSsoSignIn } from './sso/finish-sso-sign-in';
+import type { StartSsoSignIn } from './sso/start-sso-sign-in';
 import type { RecordRefusal } from './audit/record-refusal';
 import type { RemoveMember } from './members/remove-member';
 import type { RevokeApiKey } from './api-keys/revoke-api-key';
@@ -93,6 +96,10 @@ export interface UseCases {
   readonly secondFactorOptions: SecondFactorOptions;
   /** A tenant's second-factor policy (GET and PATCH /tenant/security). */
   readonly tenantSecurity: ManageTenantSecurity;
+  /** Single sign-on through the tenant's OpenID provider: the redirect, the provider's answer, and the console's code. */
+  readonly startSsoSignIn: StartSsoSignIn;
+  readonly finishSsoSignIn: FinishSsoSignIn;
+  readonly exchangeSsoCode: ExchangeSsoCode;
   /** A tenant's OpenID Connect connection (GET, PUT and DELETE /sso/connection). */
   readonly ssoConnection: ManageSsoConnection;
   /** A tenant's domains and their verification (/sso/domains). */

@@ -8,6 +8,7 @@ import type { Clock } from '../application/ports/clock';
 import type { CommonPasswords } from '../application/ports/common-passwords';
 import type { IdGenerator } from '../application/ports/ids';
 import type { LoginThrottle } from '../application/ports/login-throttle';
+import type { SsoAddresses } from '../application/sso/sso-settings';
 import type { Mailer } from '../application/ports/mailer';
 import type { PasswordHasher } from '../application/ports/password-hasher';
 import type { Secrets } from '../application/ports/secrets';
@@ -242,7 +243,7 @@ export async function assemble(config: Config, parts: AssemblyParts = {}): Promi
       moduleAuditActions: modules.flatMap((module) => module.auditActions ?? []),
       mailTokens: config.mail,
       sessions: config.sessions,
-      sso: { redirectUri: ssoRedirectUri(config), allowHttpIssuer: config.sso.allowHttpIssuer },
+      sso: { ...ssoAddressesOf(config), allowHttpIssuer: config.sso.allowHttpIssuer },
     });
 
     // Reset requests taken before the shutdown are handled before the database closes (none are taken without a mailer).
@@ -358,10 +359,20 @@ async function factorSecretsOf(config: Config, apps: Pick<TotpFactorRepository, 
     return NO_FACTOR_SECRETS;
   }
   logger?.warn('MFA_ENCRYPTION_KEY is not set: using a development key; set it before enrolling factors you mean to keep');
-  const key = config.jwtSecret
-    ? createHash('sha256').update(`portcullis development mfa key:${config.jwtSecret}`).digest()
-    : randomBytes(32);
-  return new AesGcmFactorSecrets(key);
+  return new AesGcmFactorSecrets(config.jwtSecret ? developmentFactorKey(config.jwtSecret) : randomBytes(32));
+}
+
+/** Outside production without MFA_ENCRYPTION_KEY: the key derived from JWT_SECRET (tests seal with it too). */
+export function developmentFactorKey(jwtSecret: string): Buffer {
+  return createHash('sha256').update(`portcullis development mfa key:${jwtSecret}`).digest();
+}
+
+/** The callback every tenant's provider is given, and the console's page the callback hands over to. */
+export function ssoAddressesOf(config: Pick<Config, 'publicUrl'>): SsoAddresses {
+  return {
+    redirectUri: ssoRedirectUri(config),
+    consoleCallbackUrl: new URL('/console/sso-callback', config.publicUrl ?? DEFAULT_DEVELOPMENT_PUBLIC_URL).toString(),
+  };
 }
 
 /** The one callback of every tenant's provider: the state of a sign-in names its tenant. */

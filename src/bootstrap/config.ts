@@ -52,7 +52,7 @@ export interface Config {
    */
   readonly loginFailures: { readonly limit: number; readonly accountLimit: number; readonly windowSeconds: number };
   readonly corsOrigin: string;
-  readonly rateLimits: { readonly global: number; readonly login: number; readonly signup: number; readonly introspect: number; readonly recovery: number };
+  readonly rateLimits: { readonly global: number; readonly login: number; readonly signup: number; readonly introspect: number; readonly recovery: number; readonly sso: number };
   readonly inviteTtlSeconds: number;
   /** Off by default (the contract accepts an invite's token with any address); on, signup must use the invited address. */
   readonly inviteRequireEmailMatch: boolean;
@@ -279,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     RATE_LIMIT_SIGNUP: positiveInt({ default: 3 }),
     RATE_LIMIT_INTROSPECT: positiveInt({ default: 60_000 }),
     RATE_LIMIT_RECOVERY: positiveInt({ default: 10 }),
+    RATE_LIMIT_SSO: positiveInt({ default: 20 }),
     INVITE_TTL_SECONDS: positiveInt({ default: 604_800 }),
     INVITE_REQUIRE_EMAIL_MATCH: bool({ default: false }),
     SSO_ALLOW_HTTP_ISSUER: bool({ default: false }),
@@ -414,7 +415,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       windowSeconds: cleaned.LOGIN_FAILURE_WINDOW_SECONDS,
     },
     corsOrigin: cleaned.CORS_ORIGIN,
-    rateLimits: { global: cleaned.RATE_LIMIT_GLOBAL, login: cleaned.RATE_LIMIT_LOGIN, signup: cleaned.RATE_LIMIT_SIGNUP, introspect: cleaned.RATE_LIMIT_INTROSPECT, recovery: cleaned.RATE_LIMIT_RECOVERY },
+    rateLimits: { global: cleaned.RATE_LIMIT_GLOBAL, login: cleaned.RATE_LIMIT_LOGIN, signup: cleaned.RATE_LIMIT_SIGNUP, introspect: cleaned.RATE_LIMIT_INTROSPECT, recovery: cleaned.RATE_LIMIT_RECOVERY, sso: cleaned.RATE_LIMIT_SSO },
     inviteTtlSeconds: cleaned.INVITE_TTL_SECONDS,
     inviteRequireEmailMatch: cleaned.INVITE_REQUIRE_EMAIL_MATCH,
     passwordPolicy: cleaned.PASSWORD_POLICY,

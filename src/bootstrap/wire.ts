@@ -13,6 +13,10 @@ import { ListInvites } from '../application/invites/list-invites';
 import { ListMembers } from '../application/members/list-members';
 import { GetAccount } from '../application/account/get-account';
 import { Login } from '../application/login/login';
+import { ExchangeSsoCode } from '../application/sso/exchange-sso-code';
+import { FinishSsoSignIn } from '../application/sso/finish-sso-sign-in';
+import type { SsoAddresses } from '../application/sso/sso-settings';
+import { StartSsoSignIn } from '../application/sso/start-sso-sign-in';
 import type { ApiKeyUsage } from '../application/ports/api-key-usage';
 import type { ChangePositions } from '../application/ports/change-positions';
 import type { CommonPasswords } from '../application/ports/common-passwords';
@@ -141,8 +145,8 @@ export interface Policy {
   readonly sessions?: { readonly idleTimeoutSeconds?: number | undefined; readonly reauthWindowSeconds?: number | undefined };
   /** How long the links in messages last. */
   readonly mailTokens: { readonly resetTtlSeconds: number; readonly verifyTtlSeconds: number; readonly changeTtlSeconds: number };
-  /** Single sign-on: the callback every tenant's provider is given (PUBLIC_URL's), and SSO_ALLOW_HTTP_ISSUER. */
-  readonly sso: { readonly redirectUri: string; readonly allowHttpIssuer: boolean };
+  /** Single sign-on: where it sends people (both under PUBLIC_URL), and SSO_ALLOW_HTTP_ISSUER. */
+  readonly sso: SsoAddresses & { readonly allowHttpIssuer: boolean };
 }
 
 export const DEFAULT_SERVICE_KEY_TRUST_MS = 5_000;
@@ -260,6 +264,11 @@ export async function buildUseCases(storage: Storage, services: Services, policy
       repos, unitOfWork, providers: services.oidcProviders, factorSecrets, clock, trail, ...policy.sso,
     }),
     ssoDomains: new ManageSsoDomains({ repos, unitOfWork, dns: services.dnsTxtRecords, secrets, clock, trail }),
+    startSsoSignIn: new StartSsoSignIn({ repos, oidc: services.oidcProviders, factorSecrets, secrets, clock, addresses: policy.sso }),
+    finishSsoSignIn: new FinishSsoSignIn({
+      repos, unitOfWork, oidc: services.oidcProviders, factorSecrets, hasher, secrets, ids, clock, trail, sessions, emailTokens, factors, addresses: policy.sso,
+    }),
+    exchangeSsoCode: new ExchangeSsoCode({ repos, unitOfWork, emailTokens, factors, tokens, secrets, deviceProofs, postbox, clock }),
     reauthenticate: new Reauthenticate({ repos, hasher, secrets, throttle: loginThrottle, clock, reauthWindowSeconds }),
     requireRecentAuthentication: new RequireRecentAuthentication({ credentials, clock, reauthWindowSeconds }),
     getAccount: new GetAccount({ users: repos.users, tenants: repos.tenants }),

@@ -46,6 +46,11 @@ export const AUDIT_ACTIONS = [
   'sso.domain_added',
   'sso.domain_verified',
   'sso.domain_removed',
+  // Single sign-on: a sign-in through the tenant's provider, a refusal (with its reason), and a
+  // member the provider's first sign-in created.
+  'sso.sign_in',
+  'sso.sign_in_refused',
+  'sso.member_created',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -357,6 +357,27 @@ export class SsoRequiredForAddress extends DomainError {
   constructor() { super("This address signs in through its organisation's single sign-on"); }
 }
 
+/** No verified domain, tenant or connection leads to a provider from what the person gave. */
+export class SsoNotAvailable extends DomainError {
+  readonly code = 'SSO_NOT_AVAILABLE';
+  constructor() { super('No single sign-on for this address'); }
+}
+
+/** The one-time code of a single sign-on is unknown, used, or expired. */
+export class InvalidSsoCode extends DomainError {
+  readonly code = 'INVALID_SSO_CODE';
+  constructor() { super('Invalid or expired code'); }
+}
+
+/**
+ * A sign-in through the tenant's provider that may not go on: the message is shown to the person,
+ * the reason (a stable word) goes to the audit trail.
+ */
+export class SsoSignInRefused extends DomainError {
+  readonly code = 'SSO_SIGN_IN_REFUSED';
+  constructor(message: string, readonly reason: string, readonly tenantId: string | null = null, readonly check?: string) { super(message); }
+}
+
 /** A group mapping that names a role a provider's group may not give, or too many or too long names. */
 export class SsoGroupRolesInvalid extends DomainError {
   readonly code = 'SSO_GROUP_ROLES_INVALID';

@@ -3,8 +3,11 @@
  * codes. How a session was authenticated is its `amr` (RFC 8176's values where one fits).
  */
 
-/** Every value an `amr` may hold: password, authenticator code, recovery code, passkey, two factors used, API key. */
-export const AMR_VALUES = ['pwd', 'otp', 'recovery_code', 'passkey', 'mfa', 'api_key'] as const;
+/**
+ * Every value an `amr` may hold: password, authenticator code, recovery code, passkey, two factors
+ * used, API key, and the tenant's identity provider (single sign-on).
+ */
+export const AMR_VALUES = ['pwd', 'otp', 'recovery_code', 'passkey', 'mfa', 'api_key', 'sso'] as const;
 export type Amr = (typeof AMR_VALUES)[number];
 
 /** What a session started by a password alone (and a token with a session but no `amr` claim) counts as. */

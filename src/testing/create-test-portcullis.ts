@@ -30,7 +30,7 @@ export interface TestPortcullisOptions {
 }
 
 /** High enough that no test meets a rate limit by accident. */
-const UNLIMITED = { global: 1_000_000, login: 1_000_000, signup: 1_000_000, introspect: 1_000_000, recovery: 1_000_000 } as const;
+const UNLIMITED = { global: 1_000_000, login: 1_000_000, signup: 1_000_000, introspect: 1_000_000, recovery: 1_000_000, sso: 1_000_000 } as const;
 
 /**
  * The service trusts a verified service key for 5 seconds on its clock, and the kit's clock stands

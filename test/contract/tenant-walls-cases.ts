@@ -5,6 +5,7 @@ import { LOOKUP_SESSION, RECORD_SESSION_USES } from '../../src/adapters/persiste
 import { LOOKUP_PASSKEY } from '../../src/adapters/persistence/kysely/migrations/0019-passkeys';
 import { TOTP_FACTORS_EXIST } from '../../src/adapters/persistence/kysely/migrations/0021-sealed-secrets-exist';
 import { LOOKUP_SSO_DOMAIN_OWNER } from '../../src/adapters/persistence/kysely/migrations/0022-single-sign-on';
+import { LOOKUP_TENANT_BY_SLUG } from '../../src/adapters/persistence/kysely/migrations/0024-tenant-by-slug';
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { auditRow } from '../../src/adapters/persistence/kysely/repositories/audit-event-repository';
@@ -312,7 +313,7 @@ export function describeTenantWallCases(
       const crossings = [
         LOOKUP_USER_BY_EMAIL, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE, RECORD_API_KEY_USES,
         LIST_PENDING_INVITES, LIST_MEMBERS, LIST_API_KEYS, WALL_TENANT, WALL_KEY_STATE, LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL,
-        LOOKUP_PASSKEY, TOTP_FACTORS_EXIST, LOOKUP_SSO_DOMAIN_OWNER,
+        LOOKUP_PASSKEY, TOTP_FACTORS_EXIST, LOOKUP_SSO_DOMAIN_OWNER, LOOKUP_TENANT_BY_SLUG,
       ];
       const { rows } = await sql<{ name: string; definer: boolean; config: string[] | null; public_can: boolean; app_can: boolean }>`
         select p.proname as name, p.prosecdef as definer, p.proconfig as config,
@@ -344,7 +345,7 @@ export function describeTenantWallCases(
         'applied_migrations', APPLIED_MODULE_MIGRATIONS, LIST_API_KEYS, LIST_MEMBERS, LIST_PENDING_INVITES, LOOKUP_ACTIVE_API_KEY, LOOKUP_INVITE_BY_TOKEN, LOOKUP_MEMBER_AUTH_STATE,
         LOOKUP_USER_BY_EMAIL, PRUNE_CREDENTIAL_CHANGES, READ_CREDENTIAL_CHANGES, WALL_KEY_STATE, WALL_TENANT, RECORD_API_KEY_USES,
         LOOKUP_EMAIL_TOKEN, CLAIM_MAIL, FINISH_MAIL, PRUNE_MAIL, READ_CHANGE_HEAD, LOOKUP_SESSION, RECORD_SESSION_USES, LOOKUP_PASSKEY, TOTP_FACTORS_EXIST,
-        LOOKUP_SSO_DOMAIN_OWNER,
+        LOOKUP_SSO_DOMAIN_OWNER, LOOKUP_TENANT_BY_SLUG,
       ].sort());
     });
 

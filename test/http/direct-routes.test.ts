@@ -166,7 +166,7 @@ describe('RouteTable', () => {
   function table(options: { before?: NodeHandler[]; onError?: NodeErrorHandler[]; errorMapper?: NodeErrorHandler } = {}) {
     return new RouteTable({
       groups: { probe: none, service: none, page: none, public: { guards: [], onError: options.onError ?? [] }, protected: none },
-      limiters: { login: pass, signup: pass, introspect: pass, recovery: pass },
+      limiters: { login: pass, signup: pass, introspect: pass, recovery: pass, sso: pass },
       recentAuthentication: pass,
       before: options.before ?? [],
       globalLimiter: pass,

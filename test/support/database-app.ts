@@ -4,6 +4,7 @@ import { openPostgres } from '../../src/adapters/persistence/kysely/driver/diale
 import type { DB } from '../../src/adapters/persistence/kysely/schema';
 import type { ChangePositions } from '../../src/application/ports/change-positions';
 import type { Clock } from '../../src/application/ports/clock';
+import type { Repositories } from '../../src/application/ports/repositories';
 import { moduleMigrationsOf } from '../../src/bootstrap/modules/compose-modules';
 import type { PortcullisModule } from '../../src/bootstrap/modules/portcullis-module';
 import type { PasswordPolicyName } from '../../src/domain/password-policy';
@@ -20,6 +21,8 @@ export interface DatabaseApp {
    * set up states no endpoint reaches. The app itself works as the walled app role.
    */
   readonly db: Kysely<DB>;
+  /** The repositories as the app uses them, inside the tenant walls: for states no endpoint of this branch reaches. */
+  readonly repos: Repositories;
   /** The instance's change position: how far it has followed the change log. */
   readonly positions: ChangePositions & { caughtUp(): Promise<number> };
   /** Writes the API keys' uses gathered so far, as the instance does when its interval is over. */
@@ -34,7 +37,7 @@ export interface DatabaseApp {
 
 const TEST_FRESHNESS_TIMEOUT_MS = 10_000;
 
-const GENEROUS_LIMITS = { global: 100_000, login: 100_000, signup: 100_000, recovery: 100_000 };
+const GENEROUS_LIMITS = { global: 100_000, login: 100_000, signup: 100_000, recovery: 100_000, sso: 100_000 };
 
 export interface DatabaseAppOptions {
   /**
@@ -99,6 +102,7 @@ export async function databaseApp(
   return {
     app: assembly.listener,
     db: owner,
+    repos: assembly.storage.storage.repos,
     positions: assembly.feed.positions,
     flushKeyUsage: async () => assembly.keyUsage.flush?.(),
     deliverMail: async () => {

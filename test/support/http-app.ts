@@ -8,7 +8,7 @@ import { assembleForTest, testConfig, type TestUseCases, type TestUseCasesOption
 export const TEST_CORS_ORIGIN = 'http://localhost:5173';
 
 /** High enough that only the rate-limit tests ever meet a limit. */
-export const GENEROUS_RATE_LIMITS = { global: 100_000, login: 100_000, signup: 100_000, recovery: 100_000 } as const;
+export const GENEROUS_RATE_LIMITS = { global: 100_000, login: 100_000, signup: 100_000, recovery: 100_000, sso: 100_000 } as const;
 
 /** The contract's own limits (docs/contract.md, "Errors and limits"), for the rate-limit tests. */
 export const SPEC_RATE_LIMITS = { global: 100, login: 5, signup: 3 } as const;

@@ -55,6 +55,8 @@ export class OidcTestProvider {
   private tampering: IdTokenTampering | null = null;
   private provider!: ProviderInstance;
   private readonly cookieKey = randomBytes(32).toString('hex');
+  /** The provider's storage (sessions, codes, grants), kept when it is rebuilt for a new client. */
+  private readonly adapter = storedIn(new Map());
 
   private constructor(
     private readonly server: Server,
@@ -156,9 +158,12 @@ export class OidcTestProvider {
         await grant.save();
         return grant;
       },
+      adapter: this.adapter,
       cookies: { keys: [this.cookieKey] },
       jwks: { keys: [this.key.jwk] },
       pkce: { required: () => true },
+      // In seconds; an ID token lives an hour, as at most providers.
+      ttl: { AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 3600 },
     });
     provider.use(async (ctx, next) => {
       await next();
@@ -211,6 +216,41 @@ export class OidcTestProvider {
       login: { accountId: account.sub, amr: [...(account.amr ?? ['pwd'])] },
     }, { mergeWithLastSubmission: false });
   }
+}
+
+interface Stored { payload: Record<string, unknown>; expiresAt: number }
+
+/**
+ * oidc-provider's storage adapter (one instance per model), over one map for the whole provider:
+ * what it stores lives as long as the test's provider does. Expired entries are not answered.
+ */
+function storedIn(store: Map<string, Stored>) {
+  return class {
+    constructor(private readonly model: string) {}
+    private key(id: string) { return `${this.model}:${id}`; }
+    private live(key: string) {
+      const found = store.get(key);
+      return found && found.expiresAt > Date.now() ? found.payload : undefined;
+    }
+    async upsert(id: string, payload: Record<string, unknown>, expiresIn: number) {
+      store.set(this.key(id), { payload, expiresAt: Date.now() + expiresIn * 1000 });
+    }
+    async find(id: string) { return this.live(this.key(id)); }
+    async findByUid(uid: string) { return this.findBy('uid', uid); }
+    async findByUserCode(userCode: string) { return this.findBy('userCode', userCode); }
+    async consume(id: string) {
+      const found = store.get(this.key(id));
+      if (found) found.payload = { ...found.payload, consumed: Math.floor(Date.now() / 1000) };
+    }
+    async destroy(id: string) { store.delete(this.key(id)); }
+    async revokeByGrantId(grantId: string) {
+      for (const [key, { payload }] of store) if (payload['grantId'] === grantId) store.delete(key);
+    }
+    private findBy(field: string, value: string) {
+      for (const [key, { payload }] of store) if (key.startsWith(`${this.model}:`) && payload[field] === value) return this.live(key);
+      return undefined;
+    }
+  };
 }
 
 function loginPage(uid: string, error?: string): string {

@@ -5,6 +5,7 @@ import { IDENTITY_REQUEST_SHAPES } from '../../src/adapters/http/docs/identity-r
 import type { RequestShapes } from '../../src/adapters/http/docs/request-schemas';
 import { emailRoutes } from '../../src/adapters/http/routes/email-routes';
 import { identityRoutes } from '../../src/adapters/http/routes/identity-routes';
+import { ssoSignInRoutes } from '../../src/adapters/http/routes/sso-sign-in-routes';
 import type { Route } from '../../src/adapters/http/routes/route';
 import { DEFAULT_CHANGE_STREAM_LIMITS } from '../../src/adapters/http/verifiers/change-stream';
 import { verifierRoutes } from '../../src/adapters/http/verifiers/verifier-routes';
@@ -31,6 +32,7 @@ export const REQUEST_DOCUMENTS: readonly RequestDocument[] = [
     routes: () => [
       ...identityRoutes({} as UseCases),
       ...emailRoutes({} as UseCases),
+      ...ssoSignInRoutes({} as UseCases),
       ...verifierRoutes({} as UseCases, { heartbeatMs: 1000, changeStreamLimits: DEFAULT_CHANGE_STREAM_LIMITS }),
     ],
   },

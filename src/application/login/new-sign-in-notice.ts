@@ -7,7 +7,7 @@ import type { Repositories } from '../ports/repositories';
 
 /** The "new sign-in" notice of a full sign-in from a device the account has not seen, in the sign-in's unit of work (ASVS V6.3.5). */
 export async function postNewSignInNotice(
-  postbox: Postbox, clock: Clock, tx: Repositories, user: User, succeeded: AuditEvent, origin: RequestOrigin,
+  postbox: Postbox, clock: Clock, tx: Repositories, user: User, succeeded: Pick<AuditEvent, 'clientAddress' | 'userAgent'>, origin: RequestOrigin,
 ): Promise<void> {
   const tenant = await tx.tenants.findById(user.tenantId);
   if (!tenant) return;

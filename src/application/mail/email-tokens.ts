@@ -17,6 +17,8 @@ export interface TokenFor {
   readonly email: string;
   readonly purpose: EmailTokenPurpose;
   readonly ttlSeconds: number;
+  /** The token's id when the caller names what it stands for (an SSO handoff: the session it hands over); fresh otherwise. */
+  readonly id?: string;
 }
 
 /**
@@ -33,7 +35,7 @@ export class EmailTokens {
     await tx.emailTokens.voidUnused(target.tenantId, target.userId, target.purpose, now);
     const raw = secrets.randomHex(EMAIL_TOKEN_BYTES);
     await tx.emailTokens.create({
-      id: ids.newId(), tenantId: target.tenantId, userId: target.userId, purpose: target.purpose, tokenHash: secrets.sha256Hex(raw),
+      id: target.id ?? ids.newId(), tenantId: target.tenantId, userId: target.userId, purpose: target.purpose, tokenHash: secrets.sha256Hex(raw),
       email: target.email, createdAt: now, expiresAt: new Date(now.getTime() + target.ttlSeconds * 1000), usedAt: null,
     });
     return raw;

@@ -24,6 +24,8 @@ export interface TenantRepository {
   create(tenant: Tenant): Promise<boolean>;
   /** The tenant, or null when there is none with that id. */
   findById(id: string): Promise<Tenant | null>;
+  /** Across tenants: the id of the tenant with exactly that slug; null when none has it. */
+  findIdBySlug(slug: string): Promise<string | null>;
   /**
    * Serialises changes to the tenant's members: inside a unit of work, holds the tenant's row lock
    * until the work ends, so a second change of the same tenant waits and then reads the first one's

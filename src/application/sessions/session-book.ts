@@ -8,7 +8,7 @@ import type { UnitOfWork } from '../ports/unit-of-work';
 import { type Amr, PASSWORD_AMR } from '../../domain/second-factor';
 
 /** How a session began: the `how` of its `session.started` event. */
-export type SessionStart = 'login' | 'passkey' | 'signup' | 'invitation' | 'password_reset' | 'email_change' | 'password_change';
+export type SessionStart = 'login' | 'passkey' | 'signup' | 'invitation' | 'password_reset' | 'email_change' | 'password_change' | 'sso';
 
 export interface SessionBookDeps {
   readonly ids: IdGenerator;

@@ -3,6 +3,7 @@ import { emailRoutes } from '../../adapters/http/routes/email-routes';
 import { identityRoutes } from '../../adapters/http/routes/identity-routes';
 import { sessionRoutes } from '../../adapters/http/routes/session-routes';
 import { passkeyRoutes } from '../../adapters/http/routes/passkey-routes';
+import { ssoSignInRoutes } from '../../adapters/http/routes/sso-sign-in-routes';
 import { IDENTITY_MIGRATIONS } from '../../adapters/persistence/modules/module-migrations';
 import type { UseCases } from '../../application/use-cases';
 import { AUDIT_ACTIONS } from '../../domain/audit-event';
@@ -26,5 +27,5 @@ export const IDENTITY = {
 
 /** Identity, the first module, over its use-cases (built by assemble before any module). */
 export function identityModule(useCases: UseCases): PortcullisModule<IdentityErrorCode> {
-  return { ...IDENTITY, build: () => [...identityRoutes(useCases), ...emailRoutes(useCases), ...sessionRoutes(useCases), ...secondFactorRoutes(useCases), ...passkeyRoutes(useCases), ...ssoRoutes(useCases)] };
+  return { ...IDENTITY, build: () => [...identityRoutes(useCases), ...emailRoutes(useCases), ...sessionRoutes(useCases), ...secondFactorRoutes(useCases), ...passkeyRoutes(useCases), ...ssoRoutes(useCases), ...ssoSignInRoutes(useCases)] };
 }

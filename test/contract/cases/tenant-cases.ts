@@ -36,6 +36,17 @@ export function describeTenantCases(storage: StorageGetter): void {
       expect(await repos.tenants.findById(tenant.id)).toEqual(tenant);
     });
 
+    test('findIdBySlug answers the id of the tenant with exactly that slug, across tenants; null for any other', async () => {
+      const { repos } = storage();
+      const tenant = aTenant();
+      await repos.tenants.create(tenant);
+      expect(await repos.tenants.findIdBySlug(tenant.slug)).toBe(tenant.id);
+      expect(await repos.tenants.findIdBySlug(tenant.slug.toUpperCase())).toBeNull();
+      expect(await repos.tenants.findIdBySlug(`${tenant.slug}-x`)).toBeNull();
+      expect(await repos.tenants.findIdBySlug('%')).toBeNull();
+      expect(await repos.tenants.findIdBySlug('')).toBeNull();
+    });
+
     test('a taken slug answers false and writes nothing, and the transaction goes on to commit what follows', async () => {
       const { repos, unitOfWork } = storage();
       const first = aTenant();

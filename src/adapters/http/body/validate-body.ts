@@ -63,9 +63,12 @@ function unknownField(name: string): FieldError {
  * one pass over the keys, before class-transformer copies anything: a body of thousands of them is
  * refused after the first MAX_DETAILS, without copying their values or building an error for each.
  * The known fields then go through class-validator (whose whitelist then finds nothing more), and
- * their complaints follow the unknown ones', as class-validator orders them.
+ * their complaints follow the unknown ones', as class-validator orders them. With `ignoreUnknown`,
+ * unknown fields are dropped instead (a query another party writes, such as a provider's callback).
  */
-export async function validatedInstance<T extends object>(dto: new () => T, plain: Record<string, unknown>): Promise<T> {
+export async function validatedInstance<T extends object>(
+  dto: new () => T, plain: Record<string, unknown>, options: { readonly ignoreUnknown?: boolean } = {},
+): Promise<T> {
   const declared = fieldsOf(dto);
   const unknown: FieldError[] = [];
   const known: Record<string, unknown> = {};
@@ -74,6 +77,7 @@ export async function validatedInstance<T extends object>(dto: new () => T, plai
       known[key] = plain[key];
       continue;
     }
+    if (options.ignoreUnknown) continue;
     unknown.push(unknownField(key));
     if (unknown.length === MAX_DETAILS) break;
   }

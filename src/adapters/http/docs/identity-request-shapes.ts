@@ -10,7 +10,7 @@ import { ForgotPasswordBody, ResetPasswordBody } from '../body/dto/password-rese
 import { ReauthenticateBody } from '../body/dto/reauthenticate-body';
 import { PasskeySignInBody, RegisterPasskeyBody, RenamePasskeyBody } from '../body/dto/passkey-bodies';
 import { SignupBody } from '../body/dto/signup-body';
-import { SsoConnectionBody, SsoDomainBody } from '../body/dto/sso-bodies';
+import { SsoCallbackQuery, SsoConnectionBody, SsoDomainBody, SsoExchangeBody, SsoStartQuery } from '../body/dto/sso-bodies';
 import { ConfirmAuthenticatorAppBody, LoginSecondFactorBody } from '../body/dto/second-factor-bodies';
 import type { RequestShapes } from './request-schemas';
 
@@ -40,8 +40,11 @@ export const IDENTITY_REQUEST_SHAPES: RequestShapes = {
     ConfirmAuthenticatorAppRequest: ConfirmAuthenticatorAppBody,
     SsoConnectionRequest: SsoConnectionBody,
     SsoDomainRequest: SsoDomainBody,
+    SsoExchangeRequest: SsoExchangeBody,
   },
   queries: {
     listAuditEvents: AuditEventsQuery,
+    startSsoSignIn: SsoStartQuery,
+    finishSsoSignIn: SsoCallbackQuery,
   },
 };

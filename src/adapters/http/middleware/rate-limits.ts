@@ -21,12 +21,16 @@ export interface RateLimitConfig {
    * for one (forgot, reset, verify, confirm). Unset: DEFAULT_RECOVERY_LIMIT.
    */
   readonly recovery?: number | undefined;
+  /** Requests per minute per client address to single sign-on's start and callback. Unset: DEFAULT_SSO_LIMIT. */
+  readonly sso?: number | undefined;
 }
 
 export const DEFAULT_INTROSPECT_LIMIT = 60_000;
 export const DEFAULT_RECOVERY_LIMIT = 10;
+export const DEFAULT_SSO_LIMIT = 20;
 
-const DEFAULT_LIMITS: Readonly<Record<'introspect' | 'recovery', number>> = { introspect: DEFAULT_INTROSPECT_LIMIT, recovery: DEFAULT_RECOVERY_LIMIT };
+type DefaultedLimiter = 'introspect' | 'recovery' | 'sso';
+const DEFAULT_LIMITS: Readonly<Record<DefaultedLimiter, number>> = { introspect: DEFAULT_INTROSPECT_LIMIT, recovery: DEFAULT_RECOVERY_LIMIT, sso: DEFAULT_SSO_LIMIT };
 
 export type LimiterName = keyof RateLimitConfig;
 
@@ -52,6 +56,7 @@ export interface RateLimiters {
   /** Keyed by the calling service's key id (set on the request by the service guard), not by address. */
   readonly introspect: NodeHandler;
   readonly recovery: NodeHandler;
+  readonly sso: NodeHandler;
 }
 
 /**
@@ -77,7 +82,7 @@ export function createRateLimiters(config: RateLimitConfig, options: RateLimiter
   const storeFor = options.store ?? (() => new MemoryStore());
   const { onReject } = options;
   const build = (name: LimiterName, bucketOf?: BucketOf) => limiter(
-    config[name] ?? DEFAULT_LIMITS[name as 'introspect' | 'recovery'], storeFor(name), options.log, onReject ? () => onReject(name) : () => undefined, bucketOf,
+    config[name] ?? DEFAULT_LIMITS[name as DefaultedLimiter], storeFor(name), options.log, onReject ? () => onReject(name) : () => undefined, bucketOf,
   );
   return {
     global: build('global'),
@@ -85,5 +90,6 @@ export function createRateLimiters(config: RateLimitConfig, options: RateLimiter
     signup: build('signup'),
     introspect: build('introspect', (req) => `service:${contextOf(req).serviceCaller?.serviceKeyId ?? ''}`),
     recovery: build('recovery'),
+    sso: build('sso'),
   };
 }

@@ -17,7 +17,7 @@ export function createMetricsApp(registry: Registry): express.Express {
   const pass: NodeHandler = (_req, _res, next) => next();
   const table = new RouteTable({
     groups: { probe: none, service: none, page: none, public: none, protected: none },
-    limiters: { login: pass, signup: pass, introspect: pass, recovery: pass },
+    limiters: { login: pass, signup: pass, introspect: pass, recovery: pass, sso: pass },
     recentAuthentication: pass,
     before: [],
     globalLimiter: pass,

@@ -162,7 +162,7 @@ function answerOf(res: NodeResponse): Answer | undefined {
 function invoke(route: Route, trust: Trust): NodeHandler {
   return async (req, res) => {
     const body = route.body ? await validatedInstance(route.body, await readJsonBody(req, res)) : undefined;
-    const query = route.query ? await validatedInstance(route.query, queryOf(req)) : undefined;
+    const query = route.query ? await validatedInstance(route.query, queryOf(req), { ignoreUnknown: route.unknownQuery === 'ignore' }) : undefined;
     const answer = await route.handle(routeRequest(req, body, query, trust));
     (res as NodeResponse & { [ANSWER]?: Answer })[ANSWER] = answer;
     write(req, res, answer);

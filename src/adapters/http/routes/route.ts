@@ -15,7 +15,7 @@ import type { AdmittedService } from '../../../application/authentication/authen
 export type RouteGroup = 'public' | 'protected' | 'service' | 'probe' | 'page';
 
 /** A route's own rate limit, on top of the global one (the contract's login and signup limits). */
-export type RouteLimit = 'login' | 'signup' | 'introspect' | 'recovery';
+export type RouteLimit = 'login' | 'signup' | 'introspect' | 'recovery' | 'sso';
 
 type Headers = Readonly<Record<string, string>>;
 
@@ -78,6 +78,11 @@ export interface Route<Body = any, Query = any> { // eslint-disable-line @typesc
   /** The JSON body's shape: a missing body is `{}`, so validation names the missing fields. */
   readonly body?: new () => Body;
   readonly query?: new () => Query;
+  /**
+   * `ignore`: query parameters the DTO does not declare are dropped rather than refused. Only for a
+   * URL another party builds (an identity provider's redirect back, which may add its own).
+   */
+  readonly unknownQuery?: 'ignore';
   handle(request: RouteRequest<Body, Query>): Answer | Promise<Answer>;
   /** Told of every answer the route gives, refusals included (the platform's metrics). */
   readonly answered?: (status: number, answer: Answer | undefined) => void;

@@ -57,6 +57,10 @@ export function memoryRepositories(state: MemoryState): Repositories {
       async findById(id) {
         return state.tenants.get(id) ?? null;
       },
+      async findIdBySlug(slug) {
+        for (const t of state.tenants.values()) if (t.slug === slug) return t.id;
+        return null;
+      },
       // Runs are serialised, so holding the whole state is already the lock.
       async lockMembership(tenantId) {
         return state.tenants.has(tenantId);

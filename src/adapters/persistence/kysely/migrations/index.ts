@@ -21,6 +21,7 @@ import * as passkeys from './0019-passkeys';
 import * as tenantMfaPolicy from './0020-tenant-mfa-policy';
 import * as sealedSecretsExist from './0021-sealed-secrets-exist';
 import * as singleSignOn from './0022-single-sign-on';
+import * as tenantBySlug from './0024-tenant-by-slug';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -49,6 +50,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0020-tenant-mfa-policy': tenantMfaPolicy,
   '0021-sealed-secrets-exist': sealedSecretsExist,
   '0022-single-sign-on': singleSignOn,
+  '0024-tenant-by-slug': tenantBySlug,
 };
 
 export const migrationProvider: MigrationProvider = {

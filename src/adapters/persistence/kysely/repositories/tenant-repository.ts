@@ -1,4 +1,5 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
+import { LOOKUP_TENANT_BY_SLUG } from '../migrations/0024-tenant-by-slug';
 import type { TenantRepository } from '../../../../application/ports/repositories';
 import { isUuid } from '../../../../domain/ids';
 import type { Tenant } from '../../../../domain/tenant';
@@ -34,6 +35,11 @@ export class KyselyTenantRepository implements TenantRepository {
       db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst(),
     );
     return row ? toTenant(row) : null;
+  }
+
+  async findIdBySlug(slug: string): Promise<string | null> {
+    const { rows } = await sql<{ id: string | null }>`select ${sql.id(LOOKUP_TENANT_BY_SLUG)}(${slug}) as id`.execute(this.scope.db);
+    return rows[0]?.id ?? null;
   }
 
   /**
