@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'mfa.enrolled', 'mfa.removed', 'mfa.recovery_codes_regenerated', 'mfa.recovery_code_used', 'mfa.failed',
   'tenant.security_changed',
   'sso.connection_saved', 'sso.connection_removed', 'sso.domain_added', 'sso.domain_verified', 'sso.domain_removed',
+  'sso.sign_in', 'sso.sign_in_refused', 'sso.member_created',
 ] as const satisfies readonly AuditAction[];
 const everyActionListed: [Exclude<AuditAction, (typeof AUDIT_ACTIONS)[number]>] extends [never] ? true : false = true;
 void everyActionListed;

@@ -1,7 +1,7 @@
 /**
- * The single sign-on routes the API reference does not document yet (the sign-in and the SCIM
- * token), typed here as agreed: added to the generated `paths`, so the console calls them through
- * the same typed client. Once the reference documents them, the generated declarations replace these.
+ * The SCIM token's routes, which the API reference does not document yet, typed here as agreed:
+ * added to the generated `paths`, so the console calls them through the same typed client. Once the
+ * reference documents them, the generated declarations replace these.
  */
 import type { Role, Schemas } from '../../api/client';
 
@@ -14,11 +14,6 @@ export interface ScimTokenState {
   readonly exists: boolean;
   readonly created_at: string | null;
   readonly last_used_at: string | null;
-}
-
-export interface SsoTokenAnswer {
-  readonly token: string;
-  readonly expires_in: string;
 }
 
 interface Json<T> {
@@ -54,12 +49,6 @@ declare module '../../api/schema' {
       get: Operation<{ 200: Json<ScimTokenState> }>;
       post: Operation<{ 201: Json<{ token: string; created_at: string }> }>;
       delete: Operation<{ 204: NoContent }>;
-    }>;
-    '/api/v1/auth/sso/start': Route<{
-      get: Operation<{ 200: Json<{ redirect_url: string }> }, never, { email?: string; tenant?: string }>;
-    }>;
-    '/api/v1/auth/sso/exchange': Route<{
-      post: Operation<{ 200: Json<SsoTokenAnswer> }, { code: string }>;
     }>;
   }
 }
