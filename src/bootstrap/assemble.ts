@@ -359,12 +359,10 @@ async function factorSecretsOf(config: Config, apps: Pick<TotpFactorRepository, 
     return NO_FACTOR_SECRETS;
   }
   logger?.warn('MFA_ENCRYPTION_KEY is not set: using a development key; set it before enrolling factors you mean to keep');
-  return new AesGcmFactorSecrets(config.jwtSecret ? developmentFactorKey(config.jwtSecret) : randomBytes(32));
-}
-
-/** Outside production without MFA_ENCRYPTION_KEY: the key derived from JWT_SECRET (tests seal with it too). */
-export function developmentFactorKey(jwtSecret: string): Buffer {
-  return createHash('sha256').update(`portcullis development mfa key:${jwtSecret}`).digest();
+  const key = config.jwtSecret
+    ? createHash('sha256').update(`portcullis development mfa key:${config.jwtSecret}`).digest()
+    : randomBytes(32);
+  return new AesGcmFactorSecrets(key);
 }
 
 /** The callback every tenant's provider is given, and the console's page the callback hands over to. */

@@ -204,7 +204,7 @@ function changedTables(before: string, after: string): string {
 }
 
 /** Far above anything a property sends, so that no run meets a 429 that hides what it probes. */
-export const UNLIMITED = { global: 1_000_000_000, login: 1_000_000_000, signup: 1_000_000_000 } as const;
+export const UNLIMITED = { global: 1_000_000_000, login: 1_000_000_000, signup: 1_000_000_000, sso: 1_000_000_000 } as const;
 
 /** The per-account login throttle, opened wide for the same reason. */
 export const UNTHROTTLED = { limit: 1_000_000_000, accountLimit: 1_000_000_000, windowSeconds: 60 } as const;

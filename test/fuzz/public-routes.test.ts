@@ -5,7 +5,7 @@ import { request } from '../support/contract-request';
 import { TestClock } from '../../src/testing/test-clock';
 import { createInvite, PASSWORD, signupOwner, type Account } from '../support/http-fixtures';
 import { uniqueEmail } from '../support/test-use-cases';
-import { extraHeaders, wireBody } from './arbitraries';
+import { extraHeaders, nastyString, wireBody } from './arbitraries';
 import { assertServerContract, FUZZ_TIMEOUT_MS, fuzzParameters, memoryTarget, sendAndCheck, type FuzzRequest, type FuzzResponse, type FuzzTarget } from './fuzz-harness';
 import { AUTH, loginFields, passkeyFields, signupFields } from './routes';
 import { SoftwareAuthenticator } from '../../src/testing/software-authenticator';
@@ -148,6 +148,32 @@ describe('fuzz: public routes', () => {
     const requests = fc.record({ body: wireBody(), extra: extraHeaders() })
       .map(({ body, extra }): FuzzRequest => ({ method: 'POST', path: `${AUTH}/login/mfa`, headers: { ...extra, ...body.headers }, body: body.body }));
     await assertServerContract(target, requests, (_req, res) => expect(res.status).not.toBe(200));
+  }, FUZZ_TIMEOUT_MS);
+
+  it('POST /sso/exchange with any body: never a sign-in without a real one-time code', async () => {
+    const requests = fc.record({ body: fc.oneof(wireBody(fc.record({ code: fc.oneof(nastyString, fc.stringMatching(/^[0-9a-f]{64}$/)) })), wireBody()), extra: extraHeaders() })
+      .map(({ body, extra }): FuzzRequest => ({ method: 'POST', path: `${AUTH}/sso/exchange`, headers: { ...extra, ...body.headers }, body: body.body }));
+    await assertServerContract(target, requests, (_req, res) => {
+      expect(res.status).not.toBe(200);
+      if (res.status === 401) expect(errorOf(res)).toBe('Invalid or expired code');
+    });
+  }, FUZZ_TIMEOUT_MS);
+
+  it('GET /sso/callback and /sso/start with any query: never a sign-in, a callback always goes back to the console', async () => {
+    const names = fc.constantFrom('code', 'state', 'iss', 'error', 'email', 'tenant', 'session_state', 'x');
+    const requests = fc.record({
+      route: fc.constantFrom('sso/callback', 'sso/start'),
+      // Values short enough for the request line (a longer one is Node's 431, before any route).
+      query: fc.array(fc.tuple(names, nastyString.filter((value) => value.length < 300)), { maxLength: 5 }),
+      extra: extraHeaders(),
+    }).map(({ route, query, extra }): FuzzRequest => {
+      const search = new URLSearchParams(query.map(([name, value]): [string, string] => [name, value.replace(/[\ud800-\udfff]/g, '?')]));
+      return { method: 'GET', path: `${AUTH}/${route}?${search.toString()}`, headers: extra };
+    });
+    await assertServerContract(target, requests, (req, res) => {
+      if (!req.path.includes('/sso/callback') || res.status !== 302) return;
+      expect(new URL(res.headers['location'] as string).searchParams.get('code')).toBeNull();
+    });
   }, FUZZ_TIMEOUT_MS);
 
   it('never lets a signup through without the fields it requires', async () => {

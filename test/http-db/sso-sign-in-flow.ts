@@ -39,7 +39,7 @@ export function describeSsoSignInFlow(name: string, open: () => Promise<SsoSignI
     /** A tenant with its owner (by password), connected to `idp` with one verified domain. */
     async function connectedTenant(idp = provider, options: Parameters<typeof connectTenant>[3] = {}) {
       const owner = await signupOwner(target.app);
-      const setup = await connectTenant(target.repos, idp, owner.tenantId, options);
+      const setup = await connectTenant(target, idp, owner, options);
       return { owner, domain: setup.domains[0]!, setup };
     }
 
@@ -215,7 +215,8 @@ export function describeSsoSignInFlow(name: string, open: () => Promise<SsoSignI
       const tamperings = [
         (claims: Record<string, unknown>) => ({ ...claims, nonce: 'another-sign-in' }),
         (claims: Record<string, unknown>) => ({ ...claims, aud: 'another-client' }),
-        (claims: Record<string, unknown>) => ({ ...claims, exp: Math.floor(Date.now() / 1000) - 60 }),
+        // Ten minutes before the service's now, well past the checks' tolerance of clock skew.
+        (claims: Record<string, unknown>) => ({ ...claims, exp: Math.floor(target.clock.now().getTime() / 1000) - 600 }),
       ];
       for (const claims of tamperings) {
         provider.tamperIdTokens({ claims });

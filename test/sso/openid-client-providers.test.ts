@@ -19,7 +19,7 @@ describe('the OpenID Connect adapter against a real provider', () => {
     client = provider.addClient({ redirect_uris: [REDIRECT_URI] });
     settings = { issuer: provider.issuer, clientId: client.client_id, clientSecret: client.client_secret };
     provider.addAccount({ sub: 'ada-1', email: 'ada@example.com', email_verified: true, groups: ['engineering'], amr: ['pwd', 'otp'] });
-  });
+  }, 60_000);
   afterAll(async () => { await Promise.all([provider.close(), stranger.close()]); });
   afterEach(() => { provider.tamperIdTokens(null); });
 

@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import type { Response } from 'supertest';
-import { AesGcmFactorSecrets } from '../../src/adapters/crypto/aes-gcm-factor-secrets';
 import type { Repositories } from '../../src/application/ports/repositories';
-import { developmentFactorKey, ssoAddressesOf } from '../../src/bootstrap/assemble';
+import { ssoAddressesOf } from '../../src/bootstrap/assemble';
 import { DEFAULT_DEVELOPMENT_PUBLIC_URL } from '../../src/bootstrap/config';
 import type { InvitableRole } from '../../src/domain/role';
 import { request } from './contract-request';
-import { AUTH } from './http-fixtures';
+import { type Account, AUTH, bearer } from './http-fixtures';
 import type { OidcTestProvider, TestClient } from './oidc-test-provider';
-import { TEST_JWT_SECRET } from './test-use-cases';
 
 /** Where the test apps send people (PUBLIC_URL is left at its development default). */
 export const SSO_ADDRESSES = ssoAddressesOf({ publicUrl: DEFAULT_DEVELOPMENT_PUBLIC_URL });
@@ -25,25 +23,25 @@ export interface SsoSetup {
 }
 
 /**
- * Connects the tenant to the test provider and verifies its domains, straight into storage (as the
- * connection and domain routes store them: the secret sealed with the tenant id as context).
+ * Connects the owner's tenant to the test provider through PUT /sso/connection, and verifies its
+ * domains straight into storage (tests cannot answer a DNS lookup).
  */
 export async function connectTenant(
-  repos: Repositories, provider: OidcTestProvider, tenantId: string,
+  target: { readonly app: RequestListener; readonly repos: Repositories }, provider: OidcTestProvider, owner: Account,
   options: { domains?: readonly string[]; unverified?: readonly string[]; defaultRole?: InvitableRole; groupRoles?: Record<string, InvitableRole> } = {},
 ): Promise<SsoSetup> {
   const client = provider.addClient({ redirect_uris: [SSO_ADDRESSES.redirectUri] });
-  const secrets = new AesGcmFactorSecrets(developmentFactorKey(TEST_JWT_SECRET));
-  const now = new Date();
-  await repos.ssoConnections.save({
-    tenantId, issuer: provider.issuer, clientId: client.client_id, clientSecretSealed: secrets.seal(client.client_secret, tenantId),
-    defaultRole: options.defaultRole ?? 'member', ssoRequired: false, groupRoles: options.groupRoles ?? {}, createdAt: now, updatedAt: now,
+  const saved = await request(target.app).put(`${AUTH}/sso/connection`).set(bearer(owner)).send({
+    issuer: provider.issuer, client_id: client.client_id, client_secret: client.client_secret,
+    default_role: options.defaultRole ?? 'member', group_roles: options.groupRoles ?? {},
   });
+  expect(saved.status).toBe(200);
+  const now = new Date();
   const domains = options.domains ?? [freshDomain()];
   for (const domain of [...domains, ...(options.unverified ?? [])]) {
-    await repos.ssoDomains.add({ domain, tenantId, txtValue: `portcullis-verification=${randomUUID()}`, verifiedAt: null, createdAt: now });
+    await target.repos.ssoDomains.add({ domain, tenantId: owner.tenantId, txtValue: `portcullis-verification=${randomUUID()}`, verifiedAt: null, createdAt: now });
   }
-  for (const domain of domains) await repos.ssoDomains.markVerified(tenantId, domain, now);
+  for (const domain of domains) await target.repos.ssoDomains.markVerified(owner.tenantId, domain, now);
   return { client, domains };
 }
 

@@ -1,4 +1,4 @@
-import type { SsoConnection } from '../../domain/sso';
+import { type SsoConnection, ssoSecretContext } from '../../domain/sso';
 import type { FactorSecrets } from '../ports/factor-secrets';
 import type { OidcClientSettings } from '../ports/oidc-providers';
 
@@ -15,11 +15,11 @@ export const SSO_SIGN_IN_TTL_SECONDS = 10 * 60;
 /** How long the console has to exchange its one-time code for the session. */
 export const SSO_HANDOFF_TTL_SECONDS = 60;
 
-/** The connection as the OpenID client needs it: the secret opened (sealed with the tenant id as context). */
+/** The connection as the OpenID client needs it: the secret opened (sealed for the tenant: ssoSecretContext). */
 export function clientSettingsOf(connection: SsoConnection, factorSecrets: FactorSecrets): OidcClientSettings {
   return {
     issuer: connection.issuer,
     clientId: connection.clientId,
-    clientSecret: factorSecrets.open(connection.clientSecretSealed, connection.tenantId),
+    clientSecret: factorSecrets.open(connection.clientSecretSealed, ssoSecretContext(connection.tenantId)),
   };
 }
