@@ -6,6 +6,9 @@ import { type Account, AUTH, bearer, PASSWORD, signupOwner } from '../support/ht
 import { OidcTestProvider, type TestClient } from '../support/oidc-test-provider';
 import { describeIfBrowser, logIn, seriousAccessibilityViolations, startService, useConsole } from '../support/browser';
 
+/** What a test needs of an owner: the address they sign in with and a token for the API. */
+type Owner = Pick<Account, 'email' | 'token'>;
+
 /**
  * Single sign-on in the console, against the real service and a real OpenID provider (oidc-provider,
  * test/support/oidc-test-provider.ts), each on its own port of 127.0.0.1: an owner connects the
@@ -26,14 +29,15 @@ describeIfBrowser('console: single sign-on through a real OpenID provider (Chrom
   });
 
   /** An organisation connected to the provider, with a verified domain of its own, set up as its owner would through the API. */
-  async function connectedOrganisation(): Promise<{ owner: Account; client: TestClient; domain: string }> {
+  async function connectedOrganisation(
+    domain = `engines-${randomUUID()}.example.test`, owner?: Owner,
+  ): Promise<{ owner: Owner; client: TestClient; domain: string }> {
     const { app, origin } = session.service;
-    const owner = await signupOwner(app, 'Analytical Engines');
+    owner ??= await signupOwner(app, 'Analytical Engines');
     const client = provider.addClient({ redirect_uris: [`${origin}${AUTH}/sso/callback`] });
     const connection = await request(app).put(`${AUTH}/sso/connection`).set(bearer(owner))
       .send({ issuer: provider.issuer, client_id: client.client_id, client_secret: client.client_secret, default_role: 'member' });
     expect(connection.status).toBe(200);
-    const domain = `engines-${randomUUID()}.example.test`;
     const claimed = await request(app).post(`${AUTH}/sso/domains`).set(bearer(owner)).send({ domain });
     expect(claimed.status).toBe(201);
     dns.publish(claimed.body.txt_name as string, claimed.body.txt_value as string);
@@ -84,6 +88,30 @@ describeIfBrowser('console: single sign-on through a real OpenID provider (Chrom
 
     const members = await request(session.service.app).get(`${AUTH}/members`).set(bearer(owner));
     expect(members.body.members).toEqual(expect.arrayContaining([expect.objectContaining({ email, role: 'member' })]));
+  });
+
+  it('runs the owner\'s Test sign-in in a new tab through the provider, which links the owner\'s own account, while the first tab stays signed in', async () => {
+    const domain = `engines-${randomUUID()}.example.test`;
+    const email = `owner@${domain}`;
+    const signup = await request(session.service.app).post(`${AUTH}/signup`).send({ email, password: PASSWORD, tenant_name: 'Analytical Engines' });
+    expect(signup.status).toBe(201);
+    await connectedOrganisation(domain, { email, token: signup.body.token as string });
+    const { sub } = provider.addAccount({ sub: `owner-${randomUUID()}`, email, email_verified: true });
+    const page = await open();
+    await logIn(page, email, PASSWORD);
+    await nav(page).getByRole('link', { name: 'Single sign-on' }).click();
+    const [tab] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.getByRole('button', { name: 'Test sign-in' }).click(),
+    ]);
+    await tab.getByRole('heading', { level: 1, name: 'Sign in to the test provider' }).waitFor();
+    await tab.getByLabel('Username').fill(sub);
+    await tab.getByRole('button', { name: 'Sign in' }).click();
+    await tab.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+    await expect(tab.getByRole('banner').textContent()).resolves.toContain(`${email} · owner`);
+    // The owner's first tab keeps its own session.
+    await page.getByRole('heading', { level: 1, name: 'Single sign-on' }).waitFor();
+    await expect(page.getByRole('banner').textContent()).resolves.toContain(`${email} · owner`);
   });
 
   it('refuses in the page an address whose domain has no single sign-on, and stays on Log in', async () => {

@@ -96,7 +96,7 @@ describe('Single sign-on (owners change it, admins read it)', () => {
     expect(screen.getByLabelText('Client secret')).toHaveValue('');
     expect(screen.getByLabelText('Default role')).toHaveValue('viewer');
     expect(screen.getByLabelText('Group 1')).toHaveValue('engineering');
-    expect(screen.getByRole('button', { name: 'Test sign-in' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Test sign-in' })).toBeInTheDocument();
   });
 
   it('shows the API\'s refusal of a provider whose discovery document cannot be read, and keeps what was typed', async () => {
@@ -111,10 +111,11 @@ describe('Single sign-on (owners change it, admins read it)', () => {
     expect(screen.getByLabelText('Issuer')).toHaveValue('https://nowhere.example');
   });
 
-  it('opens a test sign-in through the provider in a new tab, and removes the connection after a confirmation', async () => {
+  it('opens a test sign-in from the owner\'s own address (of a verified domain) in a new tab, and removes the connection after a confirmation', async () => {
     let removed = false;
     const { user, requests } = await openSso('owner', {
       'GET /api/v1/auth/sso/connection': () => (removed ? noConnection : { status: 200, body: connection }),
+      'GET /api/v1/auth/sso/domains': { status: 200, body: { domains: [{ ...pending, domain: 'example.com', verified: true, verified_at: '2026-11-21T10:00:00.000Z' }] } },
       'DELETE /api/v1/auth/sso/connection': () => {
         removed = true;
         return { status: 204, body: null };
@@ -129,6 +130,15 @@ describe('Single sign-on (owners change it, admins read it)', () => {
     await user.click(screen.getByRole('button', { name: 'Confirm removal of the connection' }));
     expect(await screen.findByText('The connection is removed: nobody signs in through the provider any more.')).toBeInTheDocument();
     expect(await screen.findByText('Your organisation has no single sign-on connection yet.')).toBeInTheDocument();
+  });
+
+  it('explains why Test sign-in waits while the owner\'s own domain is not verified', async () => {
+    await openSso('owner', {
+      'GET /api/v1/auth/sso/connection': { status: 200, body: connection },
+      'GET /api/v1/auth/sso/domains': { status: 200, body: { domains: [{ ...pending, domain: 'example.com' }] } },
+    });
+    expect(await screen.findByText(/available once its domain is verified below\.$/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Test sign-in' })).toBeNull();
   });
 
   it('adds a domain, shows its TXT record to publish, says when the record is not there yet, then verifies and removes it', async () => {

@@ -9,18 +9,22 @@ import { useResource } from '../../shared/use-resource';
 import { ConnectionSection, RedirectUri } from './connection-section';
 import { DomainsSection } from './domains-section';
 import { ScimTokenSection } from './scim-token-section';
-import type { SsoConnection } from './sso-paths';
+import type { SsoConnection, SsoDomain } from './sso-paths';
 
 /** Runs a change that may need the password proved again (the API's recent-authentication rule). */
 export type Guard = <T>(action: () => Promise<T>) => Promise<T>;
 
 /**
- * Where a test sign-in starts: the organisation's own provider, named by the tenant's slug when the
- * connection's answer carries it, else by the person's own address (of a verified domain).
+ * Where a test sign-in starts, or null when the page cannot name the organisation to the service:
+ * by the tenant's slug when the connection's answer carries it, else by the person's own address
+ * when its domain is one of the organisation's verified domains (start finds the tenant by domain).
  */
-function testSignInUrl(base: string, connection: SsoConnection & { tenant_slug?: string }, email: string | null): string {
-  const query = new URLSearchParams(connection.tenant_slug ? { tenant: connection.tenant_slug } : { email: email ?? '' });
-  return `${base}/api/v1/auth/sso/start?${query.toString()}`;
+function testSignInUrl(base: string, connection: SsoConnection & { tenant_slug?: string }, email: string | null,
+  domains: readonly SsoDomain[]): string | null {
+  const own = email?.split('@').pop()?.toLowerCase();
+  const query: Record<string, string> | null = connection.tenant_slug ? { tenant: connection.tenant_slug }
+    : email && domains.some((domain) => domain.verified && domain.domain === own) ? { email } : null;
+  return query && `${base}/api/v1/auth/sso/start?${new URLSearchParams(query).toString()}`;
 }
 
 /**
@@ -44,6 +48,7 @@ export function SsoPage() {
   const current = connection.data?.current ?? null;
   const domains = useResource(async () => (await api('get', '/api/v1/auth/sso/domains')).domains);
   const scim = useResource(() => api('get', '/api/v1/auth/sso/scim-token'));
+  const testUrl = current && testSignInUrl(base, current, session?.email ?? null, domains.data ?? []);
   const [status, setStatus] = useState<string | null>(null);
   const { withRecentAuthentication, prompt } = useRecentAuthentication('Changing single sign-on');
   const changed = (message: string) => {
@@ -70,7 +75,9 @@ export function SsoPage() {
         <section aria-labelledby="sso-test">
           <h2 id="sso-test">Test sign-in</h2>
           <p>Opens a sign-in through your provider in a new tab, to check the connection; this tab stays as it is.</p>
-          <button type="button" onClick={() => openInNewTab(testSignInUrl(base, current, session?.email ?? null))}>Test sign-in</button>
+          {testUrl
+            ? <button type="button" onClick={() => openInNewTab(testUrl)}>Test sign-in</button>
+            : <p>The test starts from your own address, as a member's sign-in does: it is available once its domain is verified below.</p>}
         </section>
       )}
       <ErrorMessage error={domains.error} />
