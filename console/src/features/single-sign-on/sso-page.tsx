@@ -9,22 +9,20 @@ import { useResource } from '../../shared/use-resource';
 import { ConnectionSection, RedirectUri } from './connection-section';
 import { DomainsSection } from './domains-section';
 import { ScimTokenSection } from './scim-token-section';
-import type { SsoConnection, SsoDomain } from './sso-paths';
+import type { SsoDomain } from './sso-paths';
 
 /** Runs a change that may need the password proved again (the API's recent-authentication rule). */
 export type Guard = <T>(action: () => Promise<T>) => Promise<T>;
 
 /**
- * Where a test sign-in starts, or null when the page cannot name the organisation to the service:
- * by the tenant's slug when the connection's answer carries it, else by the person's own address
- * when its domain is one of the organisation's verified domains (start finds the tenant by domain).
+ * Where a test sign-in starts: from the person's own address, as a member's sign-in does, when its
+ * domain is one of the organisation's verified domains (start finds the tenant by domain; the API
+ * gives the console no tenant slug for `?tenant=`). Null otherwise.
  */
-function testSignInUrl(base: string, connection: SsoConnection & { tenant_slug?: string }, email: string | null,
-  domains: readonly SsoDomain[]): string | null {
+function testSignInUrl(base: string, email: string | null, domains: readonly SsoDomain[]): string | null {
   const own = email?.split('@').pop()?.toLowerCase();
-  const query: Record<string, string> | null = connection.tenant_slug ? { tenant: connection.tenant_slug }
-    : email && domains.some((domain) => domain.verified && domain.domain === own) ? { email } : null;
-  return query && `${base}/api/v1/auth/sso/start?${new URLSearchParams(query).toString()}`;
+  if (!email || !domains.some((domain) => domain.verified && domain.domain === own)) return null;
+  return `${base}/api/v1/auth/sso/start?${new URLSearchParams({ email }).toString()}`;
 }
 
 /**
@@ -48,7 +46,7 @@ export function SsoPage() {
   const current = connection.data?.current ?? null;
   const domains = useResource(async () => (await api('get', '/api/v1/auth/sso/domains')).domains);
   const scim = useResource(() => api('get', '/api/v1/auth/sso/scim-token'));
-  const testUrl = current && testSignInUrl(base, current, session?.email ?? null, domains.data ?? []);
+  const testUrl = testSignInUrl(base, session?.email ?? null, domains.data ?? []);
   const [status, setStatus] = useState<string | null>(null);
   const { withRecentAuthentication, prompt } = useRecentAuthentication('Changing single sign-on');
   const changed = (message: string) => {
