@@ -11,6 +11,7 @@ export interface FakeRequest {
   readonly url: string;
   readonly body: unknown;
   readonly authorization: string | null;
+  readonly accept: string | null;
 }
 
 /**
@@ -28,6 +29,7 @@ export function fakeApi(routes: Record<string, FakeAnswer | ((request: FakeReque
       url: url.pathname + url.search,
       body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
       authorization: headers.get('Authorization'),
+      accept: headers.get('Accept'),
     };
     requests.push(request);
     const route = routes[`${method} ${url.pathname}`];

@@ -8,6 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { CONSOLE_DIST } from '../../src/adapters/http/console/console-files';
 import type { HttpConfig } from '../../src/adapters/http/app';
 import type { Clock } from '../../src/application/ports/clock';
+import type { DnsTxtRecords } from '../../src/application/ports/dns-txt-records';
 import type { PortcullisModule } from '../../src/bootstrap/modules/portcullis-module';
 import { databaseApp, type DatabaseApp } from './database-app';
 import { createFreshDatabase } from './fresh-postgres-database';
@@ -91,9 +92,10 @@ async function listen(
  * `clock`, the service tells time by it (a test clock moves it, for what depends on how long ago).
  * With `hostname: 'localhost'` its PUBLIC_URL and the pages' address name the loopback by name:
  * WebAuthn refuses an IP address as a relying party id, and the relying party is PUBLIC_URL's host.
+ * With `dns`, domains' TXT records are read there (a test publishes the record an owner was given).
  */
 export async function startService(
-  modules: readonly PortcullisModule[] = [], options: { clock?: Clock; hostname?: 'localhost' } = {},
+  modules: readonly PortcullisModule[] = [], options: { clock?: Clock; hostname?: 'localhost'; dns?: DnsTxtRecords } = {},
 ): Promise<ConsoleService> {
   const hostname = options.hostname ?? '127.0.0.1';
   const url = process.env['DATABASE_URL'];
@@ -103,7 +105,7 @@ export async function startService(
   // E-mailed links point at this service itself, so a test can follow one as a person would.
   const port = await freePort();
   const service: DatabaseApp = await databaseApp(fresh ? { postgres: fresh.url } : 'pglite', {
-    modules, clock: options.clock, publicUrl: `http://${hostname}:${port}`,
+    modules, clock: options.clock, publicUrl: `http://${hostname}:${port}`, dns: options.dns,
   });
   const close = async (): Promise<void> => {
     await service.close();

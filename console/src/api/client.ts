@@ -8,7 +8,7 @@ import type { components, paths } from './schema';
 export type Schemas = components['schemas'];
 export type Role = Schemas['Role'];
 
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 type JsonOf<R> = R extends { content: { 'application/json': infer Body } } ? Body : never;
 type Responses<O> = O extends { responses: infer R } ? R : never;
@@ -82,7 +82,8 @@ export async function call<P extends keyof paths, M extends Method>(
   token: string | null,
   options: CallOptions<Operation<P, M>> = {},
 ): Promise<Success<P, M>> {
-  const headers: Record<string, string> = {};
+  // A route that can also answer a browser's navigation (SSO start's redirect) answers JSON when asked for it.
+  const headers: Record<string, string> = { Accept: 'application/json' };
   if (token) headers['Authorization'] = `Bearer ${token}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;

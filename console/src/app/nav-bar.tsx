@@ -12,9 +12,10 @@ export function NavBar() {
     if (screen.linkedOnly) return false;
     if (!session) return screen.access === 'public';
     if (session.enrollmentOnly) return ENROLMENT_SCREENS.includes(screen.path);
-    if (screen.access === 'admin') return isAdmin(session.me.role);
-    if (screen.access === 'owner') return session.me.role === 'owner';
-    return screen.access === 'signed-in';
+    const access = screen.navAccess ?? screen.access;
+    if (access === 'admin') return isAdmin(session.me.role);
+    if (access === 'owner') return session.me.role === 'owner';
+    return access === 'signed-in';
   });
   return (
     <nav aria-label="Main">

@@ -15,6 +15,8 @@ import { SecurityPage } from '../features/security/security-page';
 import { SessionsPage } from '../features/sessions/sessions-page';
 import { SignInPolicyPage } from '../features/sign-in-policy/sign-in-policy-page';
 import { SignupPage } from '../features/signup/signup-page';
+import { SsoCallbackPage } from '../features/login/sso-callback-page';
+import { SsoPage } from '../features/single-sign-on/sso-page';
 
 /** Who may open a screen: anyone, anyone signed in, admins and owners, or owners only (the API's rule). */
 export type Access = 'public' | 'signed-in' | 'admin' | 'owner';
@@ -26,6 +28,8 @@ export interface ScreenEntry {
   readonly component: ComponentType;
   /** Reached by a link (from a screen or an e-mail), not from the navigation bar. */
   readonly linkedOnly?: boolean;
+  /** In the navigation bar of these only, when fewer than `access` admits (the others may still read it at its address). */
+  readonly navAccess?: Access;
 }
 
 export const SCREENS: readonly ScreenEntry[] = [
@@ -40,10 +44,13 @@ export const SCREENS: readonly ScreenEntry[] = [
   { path: '/sessions', label: 'Sessions', access: 'signed-in', component: SessionsPage },
   { path: '/security', label: 'Security', access: 'signed-in', component: SecurityPage },
   { path: '/sign-in-policy', label: 'Sign-in policy', access: 'owner', component: SignInPolicyPage },
+  // Admins may read the connection, domains and SCIM token state; only owners change them.
+  { path: '/sso', label: 'Single sign-on', access: 'admin', navAccess: 'owner', component: SsoPage },
   { path: '/forgot-password', label: 'Forgot password', access: 'public', component: ForgotPasswordPage, linkedOnly: true },
   { path: '/reset-password', label: 'Reset password', access: 'public', component: ResetPasswordPage, linkedOnly: true },
   { path: '/verify-email', label: 'Verify e-mail', access: 'public', component: VerifyEmailPage, linkedOnly: true },
   { path: '/confirm-email', label: 'Confirm new address', access: 'public', component: ConfirmEmailPage, linkedOnly: true },
+  { path: '/sso-callback', label: 'Single sign-on', access: 'public', component: SsoCallbackPage, linkedOnly: true },
   // Outside production only, and by address: a production console must not point at a route that is not there.
   { path: '/dev/mailbox', label: 'Development mailbox', access: 'public', component: DevMailboxPage, linkedOnly: true },
 ];

@@ -28,7 +28,7 @@ export interface SignInOptions {
   readonly stay?: boolean;
 }
 
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 
 /** A call made as the signed-in person: a 401 ends the session and returns to Log in with a note. */

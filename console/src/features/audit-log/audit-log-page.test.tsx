@@ -71,7 +71,7 @@ describe('Audit log', () => {
     expect(requests.at(-1)?.url).toBe('/api/v1/auth/audit-events?limit=25&action=note.deleted');
   });
 
-  it('names targets in words: a key by prefix and name, a member by e-mail with the old and new role, sessions by member and why', async () => {
+  it('names targets in words: a key by prefix and name, a member by e-mail with the old and new role, sessions by member and why, single sign-on\'s domain, provider and refusal', async () => {
     const events = [
       { ...event(5, 'member.role_changed'), target_id: 'u-2', details: { from: 'admin', to: 'viewer', invites_revoked: 0 } },
       { ...event(4, 'api_key.revoked'), target_id: 'k-1', details: {} },
@@ -80,6 +80,10 @@ describe('Audit log', () => {
       { ...event(1, 'invite.revoked'), target_id: 'i-1', details: {} },
       { ...event(6, 'session.ended'), target_id: 'u-2', details: { reason: 'admin', user_id: 'u-2', count: 2 } },
       { ...event(7, 'session.started'), target_id: 's-1', details: { how: 'password_reset' } },
+      { ...event(8, 'sso.domain_verified'), target_id: 't-1', details: { domain: 'engines.example' } },
+      { ...event(9, 'sso.member_created'), target_id: 'u-2', details: { role: 'member', issuer: 'https://idp.engines.example' } },
+      { ...event(10, 'sso.sign_in_refused'), target_id: null, details: { reason: 'domain_not_verified' } },
+      { ...event(11, 'sso.connection_saved'), target_id: 't-1', details: { issuer: 'https://idp.engines.example', client_id: 'portcullis' } },
     ];
     await renderSignedIn('owner', '/audit-log', {
       'GET /api/v1/auth/members': { status: 200, body: members },
@@ -99,6 +103,10 @@ describe('Audit log', () => {
       'invitation for new@example.com',
       'grace@example.com: 2 sessions (admin)',
       'session from password reset',
+      'domain engines.example',
+      'grace@example.com as member through https://idp.engines.example',
+      'refused: domain not verified',
+      'provider https://idp.engines.example',
     ]);
   });
 });

@@ -20,7 +20,8 @@ function keyWords(prefix: string | null, name: string | null): string | null {
 
 /**
  * The event's target in words: a key by its prefix or name, a member by e-mail (with the old and new
- * role of a role change), an invitation by the address it was sent to. Taken from the event's own
+ * role of a role change), an invitation by the address it was sent to, single sign-on's provider,
+ * domain or refusal. Taken from the event's own
  * details where it recorded them, else from what the page has loaded (members, keys, and the
  * invitations created on the same page); the raw id when nothing names it.
  */
@@ -68,6 +69,24 @@ export function describeTarget(event: AuditEvent, names: TargetNames, page: read
       const count = typeof details['count'] === 'number' ? details['count'] : 1;
       const reason = text(details, 'reason');
       return `${who}: ${count} ${count === 1 ? 'session' : 'sessions'}${reason ? ` (${reason.replace(/_/g, ' ')})` : ''}`;
+    }
+    case 'sso.connection_saved':
+    case 'sso.connection_removed':
+      return text(details, 'issuer') ? `provider ${text(details, 'issuer')}` : id ?? '';
+    case 'sso.domain_added':
+    case 'sso.domain_verified':
+    case 'sso.domain_removed':
+      return text(details, 'domain') ? `domain ${text(details, 'domain')}` : id ?? '';
+    case 'sso.sign_in':
+    case 'sso.member_created': {
+      const who = member(id) ?? id ?? '';
+      const role = event.action === 'sso.member_created' ? text(details, 'role') : null;
+      const issuer = text(details, 'issuer');
+      return `${who}${role ? ` as ${role}` : ''}${issuer ? ` through ${issuer}` : ''}`;
+    }
+    case 'sso.sign_in_refused': {
+      const reason = text(details, 'reason');
+      return reason ? `refused: ${reason.replace(/_/g, ' ')}` : '';
     }
     default:
       return id === null ? '' : member(id) ?? id;

@@ -7,6 +7,7 @@ import { Field, Form } from '../../shared/field';
 import { Screen } from '../../shared/screen';
 import { assertPasskey } from '../security/webauthn';
 import { SecondFactorStep, secondFactorChallenge, type SecondFactorChallenge } from './second-factor-step';
+import { SignInWithSso } from './sign-in-with-sso';
 
 export function LoginPage() {
   const { note, signIn } = useSession();
@@ -51,6 +52,7 @@ export function LoginPage() {
             <button type="button" className="secondary" disabled={passkey.pending} onClick={() => void passkey.run()}>Sign in with a passkey</button>
             <ErrorMessage error={passkey.error} />
           </div>
+          <SignInWithSso email={email} />
         </>
       )}
       <p><Link to="/forgot-password">Forgot your password?</Link></p>

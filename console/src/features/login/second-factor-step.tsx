@@ -24,10 +24,12 @@ export function secondFactorChallenge(body: unknown): SecondFactorChallenge | nu
  * passkey (POST /login/mfa with the mfa_token; a passkey answers the options asked for that token). A wrong code leaves the step open to try again, as the API
  * leaves the mfa_token usable; an expired one sends the person back to the first step.
  */
-export function SecondFactorStep({ challenge, onToken, onRestart }: {
+export function SecondFactorStep({ challenge, onToken, onRestart, firstStep = 'Your password is right.' }: {
   challenge: SecondFactorChallenge;
   onToken: (token: string) => Promise<void>;
   onRestart: () => void;
+  /** What the person has proven already, said before asking for the factor. */
+  firstStep?: string;
 }) {
   const hasApp = challenge.methods.includes('totp');
   const [kind, setKind] = useState<'code' | 'recovery_code'>(hasApp ? 'code' : 'recovery_code');
@@ -53,7 +55,7 @@ export function SecondFactorStep({ challenge, onToken, onRestart }: {
     <section aria-labelledby="second-factor">
       <h2 id="second-factor">Second factor</h2>
       {kind === 'code' ? (
-        <p>Your password is right. Enter the six-digit code your authenticator app shows now.</p>
+        <p>{firstStep} Enter the six-digit code your authenticator app shows now.</p>
       ) : (
         <p>Enter one of your recovery codes. Each works once.</p>
       )}

@@ -76,7 +76,6 @@ function addRule(dto: Dto, field: string, rules: FieldRules, metadata: Validatio
     case 'isObject': rules.types.add('object'); return;
     case 'isInt': rules.types.add('integer'); return;
     case 'isBoolean': rules.types.add('boolean'); return;
-    case 'isObject': rules.types.add('object'); return;
     case 'isEmail': rules.types.add('string'); rules.format = 'email'; return;
     case 'isUuid': rules.types.add('string'); rules.format = 'uuid'; return;
     case 'isIn':
