@@ -38,7 +38,7 @@ import { CreateScimToken } from '../application/scim/create-scim-token';
 import { CreateScimUser } from '../application/scim/create-scim-user';
 import { GetScimUser } from '../application/scim/get-scim-user';
 import { ListScimUsers } from '../application/scim/list-scim-users';
-import { MEMBER_PROVISIONING } from '../application/scim/provisioning-rules';
+import { SSO_PROVISIONING } from '../application/scim/provisioning-rules';
 import { RemoveScimUser } from '../application/scim/remove-scim-user';
 import { RevokeScimToken } from '../application/scim/revoke-scim-token';
 import { GetScimTokenStatus } from '../application/scim/scim-token-status';
@@ -252,7 +252,7 @@ export async function buildUseCases(storage: Storage, services: Services, policy
     listScimUsers: new ListScimUsers({ users: repos.users }),
     getScimUser: new GetScimUser({ repos }),
     createScimUser: new CreateScimUser({
-      unitOfWork, trail, ids, secrets, hasher, clock, sessions, provisioning: MEMBER_PROVISIONING,
+      unitOfWork, trail, ids, secrets, hasher, clock, sessions, provisioning: SSO_PROVISIONING,
     }),
     setScimUserActive: new SetScimUserActive({ unitOfWork, trail, clock, sessions }),
     removeScimUser: new RemoveScimUser({ unitOfWork, clock, trail, postbox, sessions }),

@@ -425,3 +425,9 @@ export class ScimUserNameImmutable extends DomainError {
   readonly code = 'SCIM_USER_NAME_IMMUTABLE';
   constructor() { super('userName cannot be changed: it is the member\'s address'); }
 }
+
+/** A SCIM create of an address outside the tenant's verified domains. */
+export class ScimAddressOutsideDomains extends DomainError {
+  readonly code = 'SCIM_ADDRESS_OUTSIDE_DOMAINS';
+  constructor() { super("userName must be an address of one of the tenant's verified domains"); }
+}

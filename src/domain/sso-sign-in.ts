@@ -28,9 +28,3 @@ export function roleForGroups(connection: Pick<SsoConnection, 'defaultRole' | 'g
   return best ?? connection.defaultRole;
 }
 
-/** The domain of a normalised address (after its last `@`); null when it has none. */
-export function domainOfAddress(email: string): string | null {
-  const at = email.lastIndexOf('@');
-  if (at <= 0 || at === email.length - 1) return null;
-  return email.slice(at + 1).replace(/\.$/, '');
-}

@@ -8,6 +8,7 @@ import {
   callback, connectTenant, exchange, freshDomain, landingOf, signInThrough, SSO_ADDRESSES, startAt,
 } from '../support/sso-fixtures';
 import { claimsOf, codeAt, enrollApp } from './second-factors-flow';
+import { oktaActive, provision, scimTokenOf, setActive } from '../support/scim-fixtures';
 
 export interface SsoSignInTarget {
   readonly app: RequestListener;
@@ -256,6 +257,26 @@ export function describeSsoSignInFlow(name: string, open: () => Promise<SsoSignI
       const { user_id: userId } = await signedIn(first.body.token);
       expect((await request(target.app).delete(`${AUTH}/members/${userId}`).set(bearer(owner))).status).toBe(200);
       expect(await signInThrough(target.app, provider, { email: ned.email! }, ned.sub)).toEqual({ code: null, error: 'This account cannot sign in' });
+    });
+
+    test('V6.8.1 a member the provider deactivated over SCIM is refused, whether they signed in before or were only provisioned; restored, they sign in', async () => {
+      const { owner, domain } = await connectedTenant();
+      const scim = await scimTokenOf(target.app, owner);
+      const before = person(provider, `bo@${domain}`);
+      const first = await exchange(target.app, (await signInThrough(target.app, provider, { email: before.email! }, before.sub)).code);
+      const { user_id: boId } = await signedIn(first.body.token);
+      const provisioned = person(provider, `pia@${domain}`);
+      const pia = await provision(target.app, scim, provisioned.email!);
+
+      for (const [id, who] of [[boId, before], [pia.id, provisioned]] as const) {
+        expect((await setActive(target.app, scim, id, oktaActive(false))).status).toBe(200);
+        expect(await signInThrough(target.app, provider, { email: who.email! }, who.sub)).toEqual({ code: null, error: 'This account is deactivated' });
+      }
+      expect((await auditActions(owner, 'sso.sign_in_refused')).map((event) => event.details['reason'])).toEqual(['member_suspended', 'member_suspended']);
+
+      expect((await setActive(target.app, scim, pia.id, oktaActive(true))).status).toBe(200);
+      const back = await exchange(target.app, (await signInThrough(target.app, provider, { email: provisioned.email! }, provisioned.sub)).code);
+      expect(await signedIn(back.body.token)).toMatchObject({ user_id: pia.id });
     });
 
     describe('a tenant that requires a second factor', () => {

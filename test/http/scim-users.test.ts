@@ -3,7 +3,7 @@ import { request } from '../support/contract-request';
 import { buildTestApp, type TestApp } from '../support/http-app';
 import { AUTH, bearer, createApiKey, expectError, joinWithRole, PASSWORD, signupOwner } from '../support/http-fixtures';
 import { expectScimError, oktaActive, oktaUser, provision, SCIM, scimHeaders, scimTokenOf, USER_SCHEMA } from '../support/scim-fixtures';
-import { uniqueEmail } from '../support/test-use-cases';
+import { claimDomains, freshDomain } from '../support/sso-fixtures';
 
 /** SCIM 2.0 Users over HTTP, on memory storage: what a tenant's identity provider can do with its token. */
 describe('SCIM Users', () => {
@@ -13,14 +13,17 @@ describe('SCIM Users', () => {
   });
   afterAll(() => t.assembly.close());
 
+  /** A tenant with its SCIM token and one verified domain, whose addresses its provider may create. */
   async function tenantWithToken() {
     const owner = await signupOwner(t.app);
-    return { owner, token: await scimTokenOf(t.app, owner) };
+    const domain = freshDomain();
+    await claimDomains(t.storage.repos, owner.tenantId, [domain], { verified: true });
+    return { owner, token: await scimTokenOf(t.app, owner), address: (label: string) => `${label}@${domain}` };
   }
 
   it('creates a member from what Okta sends, with no password of theirs: a password sign-in is the contract\'s 401', async () => {
-    const { owner, token } = await tenantWithToken();
-    const email = uniqueEmail('ada');
+    const { owner, token, address } = await tenantWithToken();
+    const email = address('ada');
     const res = await request(t.app).post(`${SCIM}/Users`).set(scimHeaders(token)).send(oktaUser(email.toUpperCase()));
     expect(res.status).toBe(201);
     expect(res.headers['content-type']).toMatch(/^application\/scim\+json/);
@@ -38,8 +41,8 @@ describe('SCIM Users', () => {
   });
 
   it('accepts application/json too, and a user sent inactive is created suspended', async () => {
-    const { owner, token } = await tenantWithToken();
-    const email = uniqueEmail('later');
+    const { owner, token, address } = await tenantWithToken();
+    const email = address('later');
     const res = await request(t.app).post(`${SCIM}/Users`).set({ Authorization: `Bearer ${token}` }).send({ schemas: [USER_SCHEMA], userName: email, active: false });
     expect(res.status).toBe(201);
     expect(res.body.active).toBe(false);
@@ -48,9 +51,9 @@ describe('SCIM Users', () => {
   });
 
   it('finds a member by userName (any case), and pages the list with startIndex and count', async () => {
-    const { owner, token } = await tenantWithToken();
+    const { owner, token, address } = await tenantWithToken();
     const created = [];
-    for (const name of ['a', 'b', 'c']) created.push(await provision(t.app, token, uniqueEmail(name)));
+    for (const name of ['a', 'b', 'c']) created.push(await provision(t.app, token, address(name)));
 
     const found = await request(t.app).get(`${SCIM}/Users`).query({ filter: `userName eq "${created[1]!.userName.toUpperCase()}"` }).set(scimHeaders(token));
     expect(found.status).toBe(200);
@@ -67,8 +70,7 @@ describe('SCIM Users', () => {
   });
 
   it('refuses what it cannot take in SCIM\'s terms: another filter, a malformed userName, a taken one, bad paging', async () => {
-    const { owner, token } = await tenantWithToken();
-    const other = await tenantWithToken();
+    const { token, address } = await tenantWithToken();
     const headers = scimHeaders(token);
     for (const filter of ['emails eq "a@example.com"', 'userName co "a"', 'userName eq "a" and active eq true', 'userName eq a@example.com']) {
       expectScimError(await request(t.app).get(`${SCIM}/Users`).query({ filter }).set(headers), 400,
@@ -78,10 +80,10 @@ describe('SCIM Users', () => {
     expectScimError(await request(t.app).post(`${SCIM}/Users`).set(headers).send({ schemas: [USER_SCHEMA], userName: 'not an address' }), 400,
       'userName must be an e-mail address', 'invalidValue');
     expectScimError(await request(t.app).post(`${SCIM}/Users`).set(headers).send({ schemas: [USER_SCHEMA] }), 400, 'userName is required', 'invalidValue');
-    expectScimError(await request(t.app).post(`${SCIM}/Users`).set(headers).send({ ...oktaUser(uniqueEmail('x')), active: 'maybe' }), 400,
+    expectScimError(await request(t.app).post(`${SCIM}/Users`).set(headers).send({ ...oktaUser(address('x')), active: 'maybe' }), 400,
       'active must be a boolean', 'invalidValue');
-    expectScimError(await request(t.app).post(`${SCIM}/Users`).set(headers).send(oktaUser(owner.email)), 409, 'Email already registered', 'uniqueness');
-    expectScimError(await request(t.app).post(`${SCIM}/Users`).set(headers).send(oktaUser(other.owner.email)), 409, 'Email already registered', 'uniqueness');
+    await provision(t.app, token, address('taken'));
+    expectScimError(await request(t.app).post(`${SCIM}/Users`).set(headers).send(oktaUser(address('taken'))), 409, 'Email already registered', 'uniqueness');
     expectScimError(await request(t.app).post(`${SCIM}/Users`).set(headers).set('Content-Type', 'application/scim+json').send('{"userName":'), 400,
       'Malformed JSON body', 'invalidSyntax');
   });
@@ -89,7 +91,7 @@ describe('SCIM Users', () => {
   it('V8.4.1: another tenant\'s user is not found, as an unknown or malformed id is; unknown paths under the base answer in SCIM\'s format', async () => {
     const a = await tenantWithToken();
     const b = await tenantWithToken();
-    const theirs = await provision(t.app, b.token, uniqueEmail('theirs'));
+    const theirs = await provision(t.app, b.token, b.address('theirs'));
     const headers = scimHeaders(a.token);
     for (const id of [theirs.id, b.owner.userId, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
       expectScimError(await request(t.app).get(`${SCIM}/Users/${id}`).set(headers), 404, 'Member not found');
@@ -112,7 +114,7 @@ describe('SCIM Users', () => {
     expectError(await request(t.app).get(`${AUTH}/me`).set('x-api-key', key), 401, 'Invalid API key');
     expectError(await request(t.app).post(`${AUTH}/login`).send({ email: admin.email, password: PASSWORD }), 401, 'Invalid credentials');
     expectScimError(await request(t.app).get(`${SCIM}/Users/${admin.userId}`).set(scimHeaders(token)), 404, 'Member not found');
-    await provision(t.app, token, admin.email);
+    expect((await request(t.app).post(`${AUTH}/signup`).send({ email: admin.email, password: PASSWORD, tenant_name: 'Next' })).status).toBe(201);
 
     const events = (await request(t.app).get(`${AUTH}/audit-events`).query({ action: 'scim.user_removed' }).set(bearer(owner))).body.events;
     expect(events).toEqual([expect.objectContaining({
@@ -134,6 +136,28 @@ describe('SCIM Users', () => {
     // The suspended owner is not one who can act, so removing them leaves the tenant as it was.
     expect((await request(t.app).delete(`${SCIM}/Users/${second.userId}`).set(headers)).status).toBe(204);
     expect((await request(t.app).get(`${AUTH}/me`).set(bearer(owner))).status).toBe(200);
+  });
+
+  it('V6.8.1 creates only addresses of the tenant\'s verified domains, with its connection\'s default role: another tenant\'s member or domain is no oracle', async () => {
+    const { owner, token, address } = await tenantWithToken();
+    const other = await tenantWithToken();
+    const headers = scimHeaders(token);
+    const outside = "userName must be an address of one of the tenant's verified domains";
+    for (const userName of [owner.email, other.owner.email, other.address('theirs'), 'someone@unclaimed.example.test']) {
+      expectScimError(await request(t.app).post(`${SCIM}/Users`).set(headers).send(oktaUser(userName)), 400, outside, 'invalidValue');
+    }
+    const pending = freshDomain();
+    await claimDomains(t.storage.repos, owner.tenantId, [pending]);
+    expectScimError(await request(t.app).post(`${SCIM}/Users`).set(headers).send(oktaUser(`ann@${pending}`)), 400, outside, 'invalidValue');
+
+    const now = new Date();
+    await t.storage.repos.ssoConnections.save({
+      tenantId: owner.tenantId, issuer: 'https://idp.example.test', clientId: 'portcullis', clientSecretSealed: 'sealed', defaultRole: 'viewer',
+      ssoRequired: false, groupRoles: {}, createdAt: now, updatedAt: now,
+    });
+    const viewer = await provision(t.app, token, address('vic'));
+    const members = (await request(t.app).get(`${AUTH}/members`).set(bearer(owner))).body.members as Array<{ user_id: string; role: string }>;
+    expect(members.find((m) => m.user_id === viewer.id)?.role).toBe('viewer');
   });
 
   it('serves the discovery documents: what it supports, the User resource type and its schema', async () => {

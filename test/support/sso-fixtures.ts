@@ -40,13 +40,19 @@ export async function connectTenant(
     default_role: options.defaultRole ?? 'member', group_roles: options.groupRoles ?? {},
   });
   expect(saved.status).toBe(200);
-  const now = new Date();
   const domains = options.domains ?? [freshDomain()];
-  for (const domain of [...domains, ...(options.unverified ?? [])]) {
-    await target.repos.ssoDomains.add({ domain, tenantId: owner.tenantId, txtValue: `portcullis-verification=${randomUUID()}`, verifiedAt: null, createdAt: now });
-  }
-  for (const domain of domains) await target.repos.ssoDomains.markVerified(owner.tenantId, domain, now);
+  await claimDomains(target.repos, owner.tenantId, options.unverified ?? []);
+  await claimDomains(target.repos, owner.tenantId, domains, { verified: true });
   return { client, domains };
+}
+
+/** Claims domains for the tenant straight into storage, verified when asked (tests cannot answer a DNS lookup). */
+export async function claimDomains(repos: Repositories, tenantId: string, domains: readonly string[], options: { verified?: boolean } = {}): Promise<void> {
+  const now = new Date();
+  for (const domain of domains) {
+    await repos.ssoDomains.add({ domain, tenantId, txtValue: `portcullis-verification=${randomUUID()}`, verifiedAt: null, createdAt: now });
+    if (options.verified) await repos.ssoDomains.markVerified(tenantId, domain, now);
+  }
 }
 
 /** Where the callback sent the browser: the console's page with a code, or with an error. */

@@ -1,4 +1,6 @@
+import { ScimAddressOutsideDomains } from '../../domain/errors';
 import type { InvitableRole } from '../../domain/role';
+import { domainOfEmail } from '../../domain/sso';
 import type { Repositories } from '../ports/repositories';
 
 /**
@@ -10,7 +12,15 @@ export interface ProvisioningRules {
   newMemberRole(tx: Repositories, tenantId: string, email: string): Promise<InvitableRole>;
 }
 
-/** Any address, as a `member`: the rule until the tenant's single sign-on connection (its default role, its verified domains) is consulted. */
-export const MEMBER_PROVISIONING: ProvisioningRules = {
-  newMemberRole: async () => 'member',
+/**
+ * The tenant's single sign-on decides: only an address of a domain the tenant has verified (its
+ * provider cannot claim someone else's address, which would also keep its owner from signing up
+ * anywhere else), with the connection's default role, `member` without a connection.
+ */
+export const SSO_PROVISIONING: ProvisioningRules = {
+  async newMemberRole(tx, tenantId, email) {
+    const domain = domainOfEmail(email);
+    if (domain === null || (await tx.ssoDomains.verifiedOwner(domain)) !== tenantId) throw new ScimAddressOutsideDomains();
+    return (await tx.ssoConnections.find(tenantId))?.defaultRole ?? 'member';
+  },
 };

@@ -1,8 +1,8 @@
 import { normalizeEmail } from '../../domain/email';
 import { EmailAlreadyRegistered, SsoAnswerRefused, SsoDiscoveryFailed, SsoSignInRefused } from '../../domain/errors';
 import { isEnrollmentOnly } from '../../domain/second-factor';
-import type { SsoConnection, SsoSignIn } from '../../domain/sso';
-import { domainOfAddress, roleForGroups, ssoSessionAmr } from '../../domain/sso-sign-in';
+import { domainOfEmail, type SsoConnection, type SsoSignIn } from '../../domain/sso';
+import { roleForGroups, ssoSessionAmr } from '../../domain/sso-sign-in';
 import { INITIAL_AUTH_VERSION, type User } from '../../domain/user';
 import type { AuditTrail, RequestOrigin } from '../audit/audit-trail';
 import type { EmailTokens } from '../mail/email-tokens';
@@ -49,6 +49,7 @@ const REFUSALS = {
   domain_not_verified: 'This address is not in a verified domain of this organisation',
   address_of_another_tenant: 'This address belongs to another tenant',
   member_unavailable: 'This account cannot sign in',
+  member_suspended: 'This account is deactivated',
   concurrent_sign_in: 'Another sign-in of this account is under way; please try again',
 } as const;
 type RefusalReason = keyof typeof REFUSALS;
@@ -146,6 +147,7 @@ export class FinishSsoSignIn {
     let joined: 'known' | 'linked' | 'created' = 'known';
     if (identity) {
       const found = await tx.users.findById(tenantId, identity.userId);
+      if (found && (await tx.users.suspendedAt(tenantId, found.id)) !== null) throw refuse('member_suspended', tenantId);
       if (!found || !(await tx.users.holdAuthState(tenantId, found.id))) throw refuse('member_unavailable', tenantId);
       await tx.ssoIdentities.recordSignIn(tenantId, connection.issuer, claims.subject, now);
       member = found;
@@ -179,9 +181,12 @@ export class FinishSsoSignIn {
     if (claims.email === null) throw refuse('no_email', tenantId);
     if (!claims.emailVerified) throw refuse('email_unverified', tenantId);
     const email = normalizeEmail(claims.email);
-    const domain = domainOfAddress(email);
+    const domain = domainOfEmail(email);
     if (domain === null || await tx.ssoDomains.verifiedOwner(domain) !== tenantId) throw refuse('domain_not_verified', tenantId);
     const now = this.deps.clock.now();
+    // A suspended member is found by no credential lookup (findByEmail included), yet keeps the address.
+    const ofThisTenant = await tx.users.findInTenantByEmail(tenantId, email);
+    if (ofThisTenant && (await tx.users.suspendedAt(tenantId, ofThisTenant.id)) !== null) throw refuse('member_suspended', tenantId);
     const existing = await tx.users.findByEmail(email);
     if (existing && existing.tenantId !== tenantId) throw refuse('address_of_another_tenant', tenantId);
     if (existing) {

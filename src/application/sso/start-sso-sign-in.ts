@@ -1,6 +1,6 @@
 import { normalizeEmail } from '../../domain/email';
 import { SsoNotAvailable } from '../../domain/errors';
-import { domainOfAddress } from '../../domain/sso-sign-in';
+import { domainOfEmail } from '../../domain/sso';
 import type { Clock } from '../ports/clock';
 import type { FactorSecrets } from '../ports/factor-secrets';
 import type { OidcProviders } from '../ports/oidc-providers';
@@ -53,7 +53,7 @@ export class StartSsoSignIn {
 
   private async tenantOf(input: StartSsoSignInInput): Promise<string | null> {
     if ('tenantSlug' in input) return this.deps.repos.tenants.findIdBySlug(input.tenantSlug);
-    const domain = domainOfAddress(normalizeEmail(input.email));
+    const domain = domainOfEmail(normalizeEmail(input.email));
     return domain === null ? null : this.deps.repos.ssoDomains.verifiedOwner(domain);
   }
 }

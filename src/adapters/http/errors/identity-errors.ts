@@ -37,6 +37,7 @@ export const IDENTITY_ERRORS: Readonly<Record<IdentityErrorCode, ErrorAnswer>> =
   SCIM_TOKEN_NOT_FOUND: { status: 404 },
   LAST_ACTIVE_OWNER: { status: 409 },
   SCIM_USER_NAME_IMMUTABLE: { status: 400 },
+  SCIM_ADDRESS_OUTSIDE_DOMAINS: { status: 400 },
   INVALID_SERVICE_KEY: { status: 401 },
   MAIL_NOT_CONFIGURED: { status: 503 },
   INVALID_RESET_TOKEN: { status: 400 },
