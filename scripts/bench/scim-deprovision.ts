@@ -4,8 +4,9 @@
  *
  * Two service processes (the bench's service-server, launched as production launches it) on one
  * Postgres (DATABASE_URL), and a downstream service in this process: the example app over the client
- * library (packages/client), following instance B's change stream and introspecting on B. Each
- * member is created over SCIM on A; the downstream first admits (so remembers) their token. Then,
+ * library (packages/client), following instance B's change stream and introspecting on B. The
+ * tenant's domain is marked verified in SQL (nothing answers DNS here); each member of that domain
+ * is created over SCIM on A; the downstream first admits (so remembers) their token. Then,
  * one at a time, the member is deactivated over SCIM on A, and from the SCIM answer on the
  * downstream is asked back to back, without pause, until it refuses the token. Reports the delay
  * from the SCIM answer to the downstream's refusal: median, p99, worst (goal: worst under 100 ms).
@@ -15,6 +16,7 @@
  * or tsx, default compiled; BENCH_BUILD_DIR where the compiled copy goes).
  */
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { prepareRunner, ServerProcess } from './children';
 import { call, intFromEnv, memberToken, nowMs, startDownstream, type Answer } from './propagation';
 import { describeMachine, loadAverage, redactUrl } from './settings';
@@ -32,6 +34,20 @@ async function scim(base: string, token: string, method: string, path: string, b
 }
 
 const deactivation = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: false } }] };
+
+/** What a verified TXT record would have done, written as the database's owner: SCIM creates only addresses of verified domains. */
+async function verifyDomain(databaseUrl: string, tenantId: string, domain: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      'insert into sso_domains (tenant_id, domain, txt_value, verified_at, created_at) values ($1, $2, $3, now(), now())',
+      [tenantId, domain, `portcullis-verification=${randomUUID()}`],
+    );
+  } finally {
+    await client.end();
+  }
+}
 
 async function main(): Promise<void> {
   const databaseUrl = process.env['DATABASE_URL'];
@@ -58,9 +74,11 @@ async function main(): Promise<void> {
     const made = await call(a.url, 'POST', '/sso/scim-token', { authorization: `Bearer ${signup.body['token'] as string}` });
     if (made.status !== 201) throw new Error(`scim token: ${made.status} ${JSON.stringify(made.body)}`);
     const token = made.body['token'] as string;
+    const domain = `d-${randomUUID()}.example.test`;
+    await verifyDomain(databaseUrl, tenantId, domain);
 
     for (let i = 0; i < count; i += 1) {
-      const created = await scim(a.url, token, 'POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: `bench-scim-${randomUUID()}@example.com` });
+      const created = await scim(a.url, token, 'POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: `bench-scim-${randomUUID()}@${domain}` });
       if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
       const userId = created.body['id'] as string;
       // Signed as the service signs them: the member has no password (SCIM made them), and no session is needed to probe.
