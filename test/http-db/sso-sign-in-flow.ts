@@ -30,7 +30,10 @@ export function describeSsoSignInFlow(name: string, open: () => Promise<SsoSignI
     let provider: OidcTestProvider;
     let stranger: OidcTestProvider;
     beforeAll(async () => {
-      [target, provider, stranger] = await Promise.all([open(), OidcTestProvider.start(), OidcTestProvider.start()]);
+      // The providers first: loading oidc-provider holds the event loop long enough, on a loaded
+      // machine, to time out a database handshake started beside it.
+      [provider, stranger] = await Promise.all([OidcTestProvider.start(), OidcTestProvider.start()]);
+      target = await open();
     }, 60_000);
     afterAll(async () => {
       await Promise.all([target?.close(), provider?.close(), stranger?.close()]);

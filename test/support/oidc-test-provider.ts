@@ -1,7 +1,11 @@
-import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { generateKeyPair, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { importEsm } from '../../src/adapters/esm-import';
+
+const generateRsa = promisify(generateKeyPair);
+const rsaKeyPair = () => generateRsa('rsa', { modulusLength: 2048 });
 
 /**
  * A real OpenID provider (the `oidc-provider` package) on 127.0.0.1, for tests: an `http:` issuer,
@@ -73,9 +77,9 @@ export class OidcTestProvider {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const kid = randomBytes(8).toString('hex');
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    // Made off the event loop: RSA keys take long enough to hold up a database handshake started beside them.
+    const [{ privateKey }, { privateKey: foreign }] = await Promise.all([rsaKeyPair(), rsaKeyPair()]);
     const jwk = { ...privateKey.export({ format: 'jwk' }), kid, use: 'sig', alg: 'RS256' };
-    const foreign = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
     const provider = new OidcTestProvider(server, `http://127.0.0.1:${port}`, module.default, { jwk, privateKey, kid }, foreign);
     provider.build();
     handler = (req, res) => provider.handle(req, res);
