@@ -105,9 +105,8 @@ describe('startTestPortcullis: the kit as a Portcullis over HTTP', () => {
 
 describe('close()', () => {
   it('ends the change streams and the server: no socket, server or timer is left open', async () => {
+    // Counted, not required to be none: another test file of this worker may still be letting go of its own.
     const before = await handlesOnceSocketsClosed();
-    expect(before).not.toHaveProperty('TCPServerWrap');
-    expect(before).not.toHaveProperty('TCPSocketWrap');
     const pc = await startTestPortcullis({ changeHeartbeatMs: 50 });
     const service = downstream(pc.url, await pc.serviceKey());
     await service.auth.feedReady();
@@ -118,8 +117,8 @@ describe('close()', () => {
     await down;
     service.auth.close();
     const after = await handlesOnceSocketsClosed();
-    expect(after).not.toHaveProperty('TCPServerWrap');
-    expect(after).not.toHaveProperty('TCPSocketWrap');
+    expect(after.TCPServerWrap ?? 0).toBeLessThanOrEqual(before.TCPServerWrap ?? 0);
+    expect(after.TCPSocketWrap ?? 0).toBeLessThanOrEqual(before.TCPSocketWrap ?? 0);
     // Timers of earlier tests may run out meanwhile: none may have been added (the streams' heartbeats).
     expect(after.Timeout ?? 0).toBeLessThanOrEqual(before.Timeout ?? 0);
   });
