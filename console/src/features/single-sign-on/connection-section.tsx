@@ -69,10 +69,9 @@ export function ConnectionSection({ connection, owner, guard, onChanged }: {
     for (const row of groups) {
       if (row.group.trim() !== '') groupRoles[row.group.trim()] = row.role;
     }
-    // The reference's request schema gives group_roles no value type (so: an object of no known values), hence the cast.
     const body = {
       issuer: issuer.trim(), client_id: clientId.trim(), client_secret: clientSecret, default_role: defaultRole, sso_required: ssoRequired,
-      group_roles: groupRoles as Record<string, never>,
+      group_roles: groupRoles,
     };
     await guard(() => api('put', '/api/v1/auth/sso/connection', { body }));
     onChanged('The connection is saved.');

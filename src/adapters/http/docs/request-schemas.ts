@@ -1,5 +1,6 @@
 import { getMetadataStorage } from 'class-validator';
 import { descriptionOf, type Description } from '../body/dto/described';
+import type { GroupRolesConstraint } from '../body/dto/group-roles';
 import { isPresent } from '../body/dto/optional-field';
 
 /**
@@ -41,6 +42,8 @@ interface FieldRules {
   minimum?: number;
   maximum?: number;
   patterns: string[];
+  /** An object's values (a map such as group_roles), and how many it may hold. */
+  values?: { readonly enum: readonly string[]; readonly maxProperties: number; readonly maxKeyLength: number };
 }
 
 type ValidationMetadata = ReturnType<ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']>[number];
@@ -93,6 +96,12 @@ function addRule(dto: Dto, field: string, rules: FieldRules, metadata: Validatio
     case 'max': rules.types.add('number'); rules.maximum = first as number; return;
     case 'matches': rules.types.add('string'); rules.patterns.push(patternOf(dto, field, first)); return;
     case 'isVisibleText': rules.patterns.push(patternOf(dto, field, first)); return;
+    case 'isGroupRoles': {
+      const { roles, maxEntries, maxNameLength } = first as GroupRolesConstraint;
+      rules.types.add('object');
+      rules.values = { enum: roles, maxProperties: maxEntries, maxKeyLength: maxNameLength };
+      return;
+    }
     default: fail(dto, field, `the rule ${metadata.name ?? '(unnamed)'} has no JSON Schema counterpart here`);
   }
 }
@@ -141,6 +150,13 @@ function fieldSchema(dto: Dto, field: string, rules: FieldRules, nullable: boole
     ...(rules.minimum !== undefined ? { minimum: rules.minimum } : {}),
     ...(rules.maximum !== undefined ? { maximum: rules.maximum } : {}),
     ...(rules.patterns[0] !== undefined ? { pattern: rules.patterns[0] } : {}),
+    ...(rules.values !== undefined
+      ? {
+        maxProperties: rules.values.maxProperties,
+        propertyNames: { minLength: 1, maxLength: rules.values.maxKeyLength },
+        additionalProperties: { type: 'string', enum: [...rules.values.enum] },
+      }
+      : {}),
     ...described(descriptionOf(dto, field)),
   };
 }

@@ -1,8 +1,9 @@
-import { IsBoolean, IsEmail, IsIn, IsObject, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { MAX_EMAIL_LENGTH } from '../../../../domain/email';
 import { DEFAULT_INVITE_ROLE, INVITABLE_ROLES, type InvitableRole } from '../../../../domain/role';
 import { SSO_DOMAIN_PATTERN } from '../../../../domain/sso';
 import { Described } from './described';
+import { IsGroupRoles } from './group-roles';
 import { OptionalField } from './optional-field';
 
 /** PUT /sso/connection: the whole connection, secret included, each time. */
@@ -35,11 +36,11 @@ export class SsoConnectionBody {
   sso_required?: boolean;
 
   @OptionalField()
-  @IsObject()
+  @IsGroupRoles()
   @Described('A value of the ID token\'s `groups` claim to the role it gives (admin, member or viewer); the highest matched wins. None unless given.', {
     examples: [{ Engineering: 'admin', Contractors: 'viewer' }],
   })
-  group_roles?: object;
+  group_roles?: Record<string, InvitableRole>;
 }
 
 /** POST /sso/domains. */
