@@ -64,7 +64,7 @@ export class ServiceProcess {
     const port = env['PORT'] ? Number(env['PORT']) : await freePort();
     // Production serves /metrics on a management port of its own; a fixed default would clash
     // between processes started at once, so each gets a free one unless the test chose.
-    const metrics = env['METRICS_PORT'] || env['METRICS_ON_MAIN_PORT'] ? {} : { METRICS_PORT: String(await freePort()) };
+    const metrics = env['METRICS_PORT'] || env['METRICS_ON_MAIN_PORT'] ? {} : { METRICS_PORT: String(await freePortBut(port)) };
     const [file, ...args] = options.command ?? [process.execPath, '--import', 'tsx', MAIN];
     const child = spawn(file!, args, {
       cwd: ROOT,
@@ -163,6 +163,14 @@ export class ServiceProcess {
 }
 
 /** A port nothing listens on right now (the OS picks it; the service binds it a moment later). */
+/** A free port other than `taken`: a port just found free and let go can be the next one found. */
+async function freePortBut(taken: number): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port !== taken) return port;
+  }
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
