@@ -42,6 +42,21 @@ describe('the OpenID Connect adapter against a real provider', () => {
     expect(metadata.authorizationEndpoint).toBe(`${provider.issuer}/auth`);
   });
 
+  it('reads a provider\'s discovery document once in five minutes, whoever asks (start, callback, a connection saved)', async () => {
+    const own = new TestClock();
+    const cached = new OpenIdClientProviders({ allowHttpIssuer: true, clock: own });
+    const reads = () => stranger.requests.get('/.well-known/openid-configuration') ?? 0;
+    const before = reads();
+    await cached.discover(stranger.issuer);
+    await cached.beginSignIn({ issuer: stranger.issuer, clientId: 'any', clientSecret: 'any' }, REDIRECT_URI);
+    own.advance({ seconds: 299 });
+    await cached.discover(stranger.issuer);
+    expect(reads()).toBe(before + 1);
+    own.advance({ seconds: 2 });
+    await cached.discover(stranger.issuer);
+    expect(reads()).toBe(before + 2);
+  });
+
   it('refuses a provider without discovery, and an http: issuer unless told to accept one', async () => {
     await expect(providers.discover('http://127.0.0.1:9')).rejects.toThrow(SsoDiscoveryFailed);
     const strict = new OpenIdClientProviders({ allowHttpIssuer: false, clock });

@@ -188,7 +188,12 @@ export class OidcTestProvider {
     return `${input}.${sign('sha256', Buffer.from(input), key).toString('base64url')}`;
   }
 
+  /** How many times each path was asked for (without its query), for tests of what a client reads again. */
+  readonly requests = new Map<string, number>();
+
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '').split('?')[0]!;
+    this.requests.set(path, (this.requests.get(path) ?? 0) + 1);
     const match = /^\/interaction\/([^/?]+)(\/login)?/.exec(req.url ?? '');
     if (!match) {
       this.provider.callback()(req, res);

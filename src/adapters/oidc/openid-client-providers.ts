@@ -21,6 +21,15 @@ export interface OpenIdClientProvidersOptions {
 const SCOPE = 'openid email profile';
 
 /**
+ * How long a provider's discovery document is reused: a sign-in reads it at its start and again at
+ * its callback, and every tenant of one provider shares it. Only documents that were read are kept;
+ * a failed read is tried again at the next request.
+ */
+const DISCOVERY_TTL_MS = 5 * 60_000;
+/** Issuers remembered at most (one per connected provider); the oldest goes first. */
+const DISCOVERY_ENTRIES_MAX = 1_000;
+
+/**
  * The code flow through openid-client: PKCE S256, state and nonce on every request; the ID token's
  * signature is checked against the provider's published keys (openid-client skips that by default
  * for a token received over TLS, and we accept `http:` providers in tests), then its issuer,
@@ -28,6 +37,7 @@ const SCOPE = 'openid email profile';
  */
 export class OpenIdClientProviders implements OidcProviders {
   private library: Promise<Library> | undefined;
+  private readonly documents = new Map<string, { readonly server: OpenIdClient.ServerMetadata; readonly until: number }>();
 
   constructor(private readonly options: OpenIdClientProvidersOptions) {}
 
@@ -82,15 +92,23 @@ export class OpenIdClientProviders implements OidcProviders {
     const lib = await this.load();
     const url = this.issuerUrl(issuer);
     const insecure = url.protocol === 'http:';
+    const now = this.options.clock.now().getTime();
+    const kept = this.documents.get(url.href);
+    if (kept && kept.until > now) return { lib, server: kept.server, insecure };
+    let server: OpenIdClient.ServerMetadata;
     try {
       const discovered = await lib.discovery(url, clientId, undefined, undefined, {
         execute: insecure ? [lib.allowInsecureRequests] : [],
         timeout: this.options.timeoutSeconds ?? 10,
       });
-      return { lib, server: discovered.serverMetadata(), insecure };
+      server = discovered.serverMetadata();
     } catch {
       throw new SsoDiscoveryFailed();
     }
+    this.documents.delete(url.href);
+    if (this.documents.size >= DISCOVERY_ENTRIES_MAX) this.documents.delete(this.documents.keys().next().value!);
+    this.documents.set(url.href, { server, until: now + DISCOVERY_TTL_MS });
+    return { lib, server, insecure };
   }
 
   private async configuration(client: OidcClientSettings): Promise<{ lib: Library; config: OpenIdClient.Configuration }> {
