@@ -127,6 +127,22 @@ describe('JwtTokenService', () => {
     expect(service.verify(`${token} `)).toBeNull();
     expect(service.verify(token)).toEqual(claims);
   });
+
+  it('answers each of more tokens in use than its front of hot tokens has slots as itself, however their signatures collide', () => {
+    const service = new JwtTokenService(NEW);
+    const tokens = Array.from({ length: 3_000 }, (_, n) => service.issue({ ...claims, authVersion: n }));
+    for (let round = 0; round < 3; round++) {
+      tokens.forEach((token, n) => expect(service.verify(token)?.authVersion).toBe(n));
+    }
+    // A token sent again and again, between forgeries aimed at its slot (its signature's end kept).
+    const token = tokens[0]!;
+    const [header, , signature] = token.split('.');
+    const forged = `${header}.${Buffer.from(JSON.stringify({ ...claims, role: 'owner', exp: 9_999_999_999 })).toString('base64url')}.${signature}`;
+    for (let n = 0; n < 3; n++) {
+      expect(service.verify(forged)).toBeNull();
+      expect(service.verify(token)).toEqual({ ...claims, authVersion: 0 });
+    }
+  });
 });
 
 /** OWASP ASVS 5.0 V11.2.2: keys that rotate, each named by an id, without signing anyone out. */
