@@ -1,8 +1,12 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Express } from 'express';
 import proxyAddr from 'proxy-addr';
+import type { RequestOrigin } from '../../../application/audit/audit-trail';
+import type { AdmittedService } from '../../../application/authentication/authenticate-service';
+import type { ScimCaller } from '../../../application/scim/scim-caller';
 import { SecondFactorEnrollmentRequired } from '../../../domain/errors';
+import type { Principal } from '../../../domain/principal';
 import { assertRoleAtLeast } from '../../../domain/role';
 import { readJsonBody } from '../body/json-body';
 import { validatedInstance, shownName } from '../body/validate-body';
@@ -169,7 +173,7 @@ function invoke(route: Route, trust: Trust): NodeHandler {
     const query = route.query
       ? await validatedInstance(route.query, queryOf(req), { ignoreUnknown: route.unknownQuery === 'ignore' })
       : route.rawQuery ? queryOf(req) : undefined;
-    const answer = await route.handle(routeRequest(req, body, query, trust));
+    const answer = await route.handle(new NodeRouteRequest(req, body, query, trust));
     (res as NodeResponse & { [ANSWER]?: Answer })[ANSWER] = answer;
     write(req, res, answer);
   };
@@ -190,32 +194,46 @@ function protocolOf(req: IncomingMessage, trust: Trust): string {
   return forwarded || direct;
 }
 
-function routeRequest(req: NodeRequest, body: unknown, query: unknown, trust: Trust): RouteRequest<unknown, unknown> {
-  const context = contextOf(req);
-  const params: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.params)) params[name] = String(value);
-  return {
-    body,
-    query,
-    params,
-    origin: originOf(req),
-    headers: req.headers,
-    get secure() {
-      return protocolOf(req, trust) === 'https';
-    },
-    get principal() {
-      if (!context.principal) throw new Error('No principal on this request: the route is not in the protected group');
-      return context.principal;
-    },
-    get serviceCaller() {
-      if (!context.serviceCaller) throw new Error('No service caller on this request: the route is not in the service group');
-      return context.serviceCaller;
-    },
-    get scimCaller() {
-      if (!context.scimCaller) throw new Error('No SCIM caller on this request: the route is not in the scim group');
-      return context.scimCaller;
-    },
-  };
+/**
+ * What a handler is given. A class rather than an object literal with getters: its accessors live
+ * once on the prototype, so making one per request is a plain allocation (a literal's getters are
+ * new closures and a slow-shaped object on every request). The protocol and the callers are read
+ * only when a handler asks.
+ */
+class NodeRouteRequest implements RouteRequest<unknown, unknown> {
+  readonly params: Record<string, string>;
+  readonly origin: RequestOrigin;
+  readonly headers: IncomingHttpHeaders;
+
+  constructor(private readonly req: NodeRequest, readonly body: unknown, readonly query: unknown, private readonly trust: Trust) {
+    const params: Record<string, string> = {};
+    for (const name in req.params) params[name] = String(req.params[name]);
+    this.params = params;
+    this.origin = originOf(req);
+    this.headers = req.headers;
+  }
+
+  get secure(): boolean {
+    return protocolOf(this.req, this.trust) === 'https';
+  }
+
+  get principal(): Principal {
+    const { principal } = contextOf(this.req);
+    if (!principal) throw new Error('No principal on this request: the route is not in the protected group');
+    return principal;
+  }
+
+  get serviceCaller(): AdmittedService {
+    const { serviceCaller } = contextOf(this.req);
+    if (!serviceCaller) throw new Error('No service caller on this request: the route is not in the service group');
+    return serviceCaller;
+  }
+
+  get scimCaller(): ScimCaller {
+    const { scimCaller } = contextOf(this.req);
+    if (!scimCaller) throw new Error('No SCIM caller on this request: the route is not in the scim group');
+    return scimCaller;
+  }
 }
 
 /** The query string's parameters; one given twice is refused by name rather than one copy picked silently. */
