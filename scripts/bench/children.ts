@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import ts from 'typescript';
 import { createInterface } from 'node:readline';
 import { READY_PREFIX, type ChildInfo, type ChildMessage, type LoopDelay, type ParentMessage } from './protocol';
 
@@ -44,7 +45,26 @@ export function prepareRunner(kind: string): Runner {
   for (const name of ['service-server', 'baseline-server']) {
     if (!existsSync(join(dir, 'scripts', 'bench', `${name}.js`))) throw new Error(`bench: tsc did not emit ${name}.js into ${dir}`);
   }
+  linkPathMappings(dir);
   return { kind: 'compiled', dir };
+}
+
+/**
+ * tsc leaves `require('@portcullis/client')` (and `portcullis`, `portcullis/testing`) as written:
+ * tsconfig.json's `paths` guide its type checking, not the emitted code. So each mapped name gets a
+ * module in the build's own node_modules that loads the compiled file the mapping names, and the
+ * compiled downstream example finds the client library as tsx and jest find it.
+ */
+function linkPathMappings(dir: string): void {
+  const read = ts.readConfigFile(join(PROJECT_ROOT, 'tsconfig.json'), (path) => ts.sys.readFile(path));
+  const paths = (read.config as { compilerOptions?: { paths?: Record<string, string[]> } } | undefined)?.compilerOptions?.paths ?? {};
+  for (const [name, [target]] of Object.entries(paths)) {
+    if (target === undefined) continue;
+    const compiled = join(dir, target.replace(/\.ts$/, '.js'));
+    const entry = join(dir, 'node_modules', name);
+    mkdirSync(entry, { recursive: true });
+    writeFileSync(join(entry, 'index.js'), `module.exports = require(${JSON.stringify(compiled)});\n`);
+  }
 }
 
 function commandFor(runner: Runner, script: string): string[] {
