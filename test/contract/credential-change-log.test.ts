@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import type { CredentialChangeLog, LoggedChange } from '../../src/application/ports/credential-change-log';
 import type { ServiceKeyRepository } from '../../src/application/ports/service-keys';
 import { openPostgres } from '../../src/adapters/persistence/kysely/driver/dialects';
+import { migrateAll } from '../../src/adapters/persistence/modules/module-migrations';
 import { openServingPostgres } from '../../src/adapters/persistence/kysely/driver/serving-database';
 import { CREDENTIAL_CHANGES_CHANNEL } from '../../src/adapters/persistence/kysely/change-feed/credential-announcements';
 import { APP_ROLE } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
@@ -21,6 +22,7 @@ import type { Storage } from '../../src/adapters/persistence/storage';
 import { ALL_TENANTS } from '../../src/domain/service-key';
 import { ownerView } from '../support/owner-view';
 import { assertPgliteCanLoadInJest, servingTestPglite } from '../support/pglite';
+import { createFreshDatabase } from '../support/fresh-postgres-database';
 import { describeIfPostgres } from '../support/postgres';
 import { serviceKeyManager } from '../support/verifier-fixtures';
 import { aTenant, aUser, anApiKey } from './storage-fixtures';
@@ -250,8 +252,17 @@ describe('the credential change log on PGlite: TRUNCATE', () => {
 
 describeIfPostgres('the credential change log, Postgres', (url) => {
   describeChangeLog('Postgres', async () => {
-    const opened = await openServingPostgres(url, { max: 4 });
-    const owner = openPostgres(url, { max: 2 });
+    // A database of its own: the head and the channel are per database, and other suites commit
+    // credential changes on the shared one, which would move the head between two reads here.
+    const fresh = await createFreshDatabase(url);
+    const migrator = openPostgres(fresh.url, { max: 1 });
+    try {
+      await migrateAll(migrator.db);
+    } finally {
+      await migrator.close();
+    }
+    const opened = await openServingPostgres(fresh.url, { max: 4 });
+    const owner = openPostgres(fresh.url, { max: 2 });
     return {
       storage: createKyselyStorage(opened, opened.close),
       serviceKeys: new KyselyServiceKeyRepository(owner.db),
@@ -259,7 +270,7 @@ describeIfPostgres('the credential change log, Postgres', (url) => {
       serving: opened.db,
       walls: opened.walls,
       listen: async (onPayload) => {
-        const client = new Client({ connectionString: url });
+        const client = new Client({ connectionString: fresh.url });
         await client.connect();
         client.on('notification', (message) => {
           if (message.channel === CREDENTIAL_CHANGES_CHANNEL) onPayload(message.payload ?? '');
@@ -270,6 +281,7 @@ describeIfPostgres('the credential change log, Postgres', (url) => {
       close: async () => {
         await owner.close();
         await opened.close();
+        await fresh.drop();
       },
     };
   });

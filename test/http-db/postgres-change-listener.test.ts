@@ -6,6 +6,7 @@ import { openPostgres } from '../../src/adapters/persistence/kysely/driver/diale
 import { APP_ROLE } from '../../src/adapters/persistence/kysely/migrations/0002-tenant-walls';
 import { FORGET_EVERY_CREDENTIAL } from '../../src/adapters/persistence/kysely/migrations/0010-credential-change-log';
 import { migrateAll } from '../../src/adapters/persistence/modules/module-migrations';
+import { createFreshDatabase, type FreshDatabase } from '../support/fresh-postgres-database';
 import { describeIfPostgres } from '../support/postgres';
 
 type Event = 'notified' | 'listening' | 'lost';
@@ -30,20 +31,25 @@ async function recordingListener(connection: string | ListenerConnection, events
   return listener;
 }
 
-describeIfPostgres('Postgres: the credential change listener', (url) => {
+describeIfPostgres('Postgres: the credential change listener', (serverUrl) => {
   let other: Client;
   let listener: CredentialChangeListener;
+  // A database of its own: notifications are per database, and other suites commit credential
+  // changes on the shared one, which would be heard in the windows where none is expected.
+  let database: FreshDatabase;
   const events: Event[] = [];
   const name = `listener-test-${randomUUID()}`;
 
   beforeAll(async () => {
-    other = new Client({ connectionString: url });
+    database = await createFreshDatabase(serverUrl);
+    other = new Client({ connectionString: database.url });
     await other.connect();
-    listener = await recordingListener(url, events, name);
+    listener = await recordingListener(database.url, events, name);
   });
   afterAll(async () => {
     await listener?.close();
     await other?.end();
+    await database?.drop();
   });
 
   const notify = (payload: string) => other.query('select pg_notify($1, $2)', [CREDENTIAL_CHANGES_CHANNEL, payload]);
@@ -53,8 +59,9 @@ describeIfPostgres('Postgres: the credential change listener', (url) => {
     await other.query('begin');
     await notify('');
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(events).toEqual(['listening']); // not yet: the transaction is open
+    const whileOpen = [...events];
     await other.query('commit');
+    expect(whileOpen).toEqual(['listening']); // not yet: the transaction was open
     await waitFor(events, (seen) => seen.length === 2);
     expect(events[1]).toBe('notified');
 
@@ -141,6 +148,24 @@ describeIfPostgres('Postgres: the change log\'s head, read on the listener\'s co
     await expectReadAfter(listener.readHead(), missed);
     const later = await commitChange();
     await expectReadAfter(listener.readHead(), later);
+  });
+
+  it('answers head reads asked for at once, from its very first, in order, each at or after the change committed before it', async () => {
+    const fresh = new CredentialChangeListener({ connectionString: url, role: APP_ROLE }, {
+      onNotified: () => undefined, onListening: () => undefined, onLost: () => undefined, onError: () => undefined,
+    });
+    await fresh.start();
+    try {
+      const head = await commitChange();
+      // Asked before any answer: only the first prepares the statement.
+      const reads = await Promise.all(Array.from({ length: 5 }, () => fresh.readHead()));
+      for (const position of reads) expect(position).toBeGreaterThanOrEqual(head);
+      expect([...reads].sort((a, b) => a! - b!)).toEqual(reads); // answered in the order sent
+      const later = await commitChange();
+      await expectReadAfter(fresh.readHead(), later);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('reads nothing once closed', async () => {
