@@ -22,7 +22,7 @@ import type { Storage } from '../../src/adapters/persistence/storage';
 import { ALL_TENANTS } from '../../src/domain/service-key';
 import { ownerView } from '../support/owner-view';
 import { assertPgliteCanLoadInJest, servingTestPglite } from '../support/pglite';
-import { createFreshDatabase } from '../support/fresh-postgres-database';
+import { createFreshDatabase, type FreshDatabase } from '../support/fresh-postgres-database';
 import { describeIfPostgres } from '../support/postgres';
 import { serviceKeyManager } from '../support/verifier-fixtures';
 import { aTenant, aUser, anApiKey } from './storage-fixtures';
@@ -250,19 +250,28 @@ describe('the credential change log on PGlite: TRUNCATE', () => {
   });
 });
 
-describeIfPostgres('the credential change log, Postgres', (url) => {
-  describeChangeLog('Postgres', async () => {
-    // A database of its own: the head and the channel are per database, and other suites commit
-    // credential changes on the shared one, which would move the head between two reads here.
-    const fresh = await createFreshDatabase(url);
-    const migrator = openPostgres(fresh.url, { max: 1 });
+describeIfPostgres('the credential change log, Postgres', (serverUrl) => {
+  // A database of its own, migrated here: the head and the channel are per database, and other
+  // suites commit credential changes on the shared one, which would move the head between two reads.
+  let fresh: FreshDatabase;
+  let url: string;
+  beforeAll(async () => {
+    fresh = await createFreshDatabase(serverUrl);
+    url = fresh.url;
+    const migrator = openPostgres(url, { max: 1 });
     try {
       await migrateAll(migrator.db);
     } finally {
       await migrator.close();
     }
-    const opened = await openServingPostgres(fresh.url, { max: 4 });
-    const owner = openPostgres(fresh.url, { max: 2 });
+  });
+  afterAll(async () => {
+    await fresh?.drop();
+  });
+
+  describeChangeLog('Postgres', async () => {
+    const opened = await openServingPostgres(url, { max: 4 });
+    const owner = openPostgres(url, { max: 2 });
     return {
       storage: createKyselyStorage(opened, opened.close),
       serviceKeys: new KyselyServiceKeyRepository(owner.db),
@@ -270,7 +279,7 @@ describeIfPostgres('the credential change log, Postgres', (url) => {
       serving: opened.db,
       walls: opened.walls,
       listen: async (onPayload) => {
-        const client = new Client({ connectionString: fresh.url });
+        const client = new Client({ connectionString: url });
         await client.connect();
         client.on('notification', (message) => {
           if (message.channel === CREDENTIAL_CHANGES_CHANNEL) onPayload(message.payload ?? '');
@@ -281,7 +290,6 @@ describeIfPostgres('the credential change log, Postgres', (url) => {
       close: async () => {
         await owner.close();
         await opened.close();
-        await fresh.drop();
       },
     };
   });
