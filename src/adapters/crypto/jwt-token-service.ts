@@ -58,8 +58,9 @@ function memoryKey(token: string): string {
 
 /**
  * Slots of the hot-token front (a power of two): the tokens in use right now, found by the token
- * itself with no digest to make. Each slot holds one token string (a few hundred bytes), so the
- * front costs well under a megabyte beside the memory's budget.
+ * itself with no digest to make. Each slot holds one token string (a few hundred bytes; an address
+ * at the length limit makes a token under a kilobyte), so the front costs at most about a megabyte
+ * beside the memory's budget.
  */
 const HOT_SLOTS = 1024;
 
