@@ -191,11 +191,14 @@ describeIfPostgres('the verifier library, its stream on one Portcullis instance 
   it('one statement that revokes many keys reaches a stream as one write, each key once', async () => {
     const owner = await signupOwner(a.app);
     for (let i = 0; i < 20; i += 1) await createApiKey(a.app, owner);
+    // Scoped to this tenant: other suites commit changes on the same database, and a stream of every
+    // tenant would carry theirs as writes of their own.
+    const { rawKey } = await serviceKeyManager(new KyselyServiceKeyRepository(a.db)).create(`one-write-${process.pid}-${Date.now()}`, namedTenants([owner.tenantId]));
     const watched = watchChangeStreams(a.app);
     const front = new RunningServer(watched.listener);
     await front.start();
     try {
-      const stream = await openRawChangeStream(front.url, rawServiceKey);
+      const stream = await openRawChangeStream(front.url, rawKey);
       expect(await stream.until((event) => event.event === 'ready')).toBe(true);
       // Revoked, then expired, in one transaction: forty logged changes for twenty keys.
       await a.db.transaction().execute(async (trx) => {
