@@ -113,6 +113,11 @@ describeIfPostgres('Postgres: the change log\'s head, read on the listener\'s co
     await owner?.end();
   });
 
+  /** A listener of its own as the app role, whose events nobody watches. */
+  const appRoleListener = () => new CredentialChangeListener({ connectionString: url, role: APP_ROLE }, {
+    onNotified: () => undefined, onListening: () => undefined, onLost: () => undefined, onError: () => undefined,
+  });
+
   async function headNow(): Promise<number> {
     const { rows } = await owner.query<{ position: string }>('select position from credential_change_head');
     return Number(rows[0]!.position);
@@ -151,9 +156,7 @@ describeIfPostgres('Postgres: the change log\'s head, read on the listener\'s co
   });
 
   it('answers head reads asked for at once, from its very first, in order, each at or after the change committed before it', async () => {
-    const fresh = new CredentialChangeListener({ connectionString: url, role: APP_ROLE }, {
-      onNotified: () => undefined, onListening: () => undefined, onLost: () => undefined, onError: () => undefined,
-    });
+    const fresh = appRoleListener();
     await fresh.start();
     try {
       const head = await commitChange();
@@ -169,9 +172,7 @@ describeIfPostgres('Postgres: the change log\'s head, read on the listener\'s co
   });
 
   it('reads nothing once closed', async () => {
-    const closing = new CredentialChangeListener({ connectionString: url, role: APP_ROLE }, {
-      onNotified: () => undefined, onListening: () => undefined, onLost: () => undefined, onError: () => undefined,
-    });
+    const closing = appRoleListener();
     await closing.start();
     try {
       const head = await commitChange();
