@@ -2,13 +2,13 @@ import type { RequestListener } from 'node:http';
 import supertest from 'supertest';
 import { request } from '../support/contract-request';
 import { KyselyServiceKeyRepository } from '../../src/adapters/persistence/kysely/repositories/service-key-repository';
-import { ALL_TENANTS, namedTenants } from '../../src/domain/service-key';
+import { ALL_TENANTS } from '../../src/domain/service-key';
 import { dataOf, openRawChangeStream, watchChangeStreams } from '../support/change-stream-client';
 import { databaseApp, type DatabaseApp } from '../support/database-app';
 import { AUTH, bearer, createApiKey, expectError, joinWithRole, signupOwner } from '../support/http-fixtures';
 import { describeIfPostgres } from '../support/postgres';
 import { postgresTarget, TcpProxy, throughPort } from '../support/tcp-proxy';
-import { type Downstream, downstream, RunningServer, serviceKeyManager } from '../support/verifier-fixtures';
+import { type Downstream, downstream, RunningServer, serviceKeyManager, tenantServiceKey } from '../support/verifier-fixtures';
 
 /** How late instance B hears and reads everything: its every round trip to Postgres costs twice this more. */
 const DELAY_MS = 300;
@@ -123,17 +123,25 @@ describeIfPostgres('the verifier library, its stream on one Portcullis instance 
     const owner = await signupOwner(a.app);
     const member = await joinWithRole(a.app, owner, 'member');
     const other = await joinWithRole(a.app, owner, 'member');
-    const heard = service.nextChange((change) => change.kind === 'user' && change.userId === other.userId);
-    await request(a.app).patch(`${AUTH}/members/${other.userId}`).set(bearer(owner)).send({ role: 'viewer' }).expect(200);
-    await heard;
+    const rawKey = await tenantServiceKey(new KyselyServiceKeyRepository(a.db), owner.tenantId, 'remembered');
+    const scoped = downstream(server.url, rawKey, { now: () => nowMs, timeoutMs: 10_000 });
+    const whoamiScoped = (headers: Record<string, string>) => supertest(scoped.app).get('/whoami').set(headers);
+    try {
+      await scoped.auth.feedReady();
+      const heard = scoped.nextChange((change) => change.kind === 'user' && change.userId === other.userId);
+      await request(a.app).patch(`${AUTH}/members/${other.userId}`).set(bearer(owner)).send({ role: 'viewer' }).expect(200);
+      await heard;
 
-    const before = introspected();
-    for (let i = 0; i < 3; i += 1) expect((await whoami(bearer(member))).status).toBe(200);
-    expect(introspected()).toBe(before + 1);
+      const before = introspected();
+      for (let i = 0; i < 3; i += 1) expect((await whoamiScoped(bearer(member))).status).toBe(200);
+      expect(introspected()).toBe(before + 1);
 
-    nowMs += 60_000; // the client's default maximum age
-    expect((await whoami(bearer(member))).status).toBe(200);
-    expect(introspected()).toBe(before + 2);
+      nowMs += 60_000; // the client's default maximum age
+      expect((await whoamiScoped(bearer(member))).status).toBe(200);
+      expect(introspected()).toBe(before + 2);
+    } finally {
+      scoped.auth.close();
+    }
   });
 
   it('a revoked service key: its streams close on every instance as soon as each applies the change, and its next introspection is 401 there', async () => {
@@ -168,7 +176,7 @@ describeIfPostgres('the verifier library, its stream on one Portcullis instance 
     const theirs = await signupOwner(a.app);
     const myMember = await joinWithRole(a.app, mine, 'member');
     const theirMember = await joinWithRole(a.app, theirs, 'member');
-    const { rawKey } = await serviceKeyManager(new KyselyServiceKeyRepository(a.db)).create(`scoped-${process.pid}-${Date.now()}`, namedTenants([mine.tenantId]));
+    const rawKey = await tenantServiceKey(new KyselyServiceKeyRepository(a.db), mine.tenantId, 'scoped');
     const watched = new RunningServer(a.app);
     await watched.start();
     try {
@@ -191,9 +199,7 @@ describeIfPostgres('the verifier library, its stream on one Portcullis instance 
   it('one statement that revokes many keys reaches a stream as one write, each key once', async () => {
     const owner = await signupOwner(a.app);
     for (let i = 0; i < 20; i += 1) await createApiKey(a.app, owner);
-    // Scoped to this tenant: other suites commit changes on the same database, and a stream of every
-    // tenant would carry theirs as writes of their own.
-    const { rawKey } = await serviceKeyManager(new KyselyServiceKeyRepository(a.db)).create(`one-write-${process.pid}-${Date.now()}`, namedTenants([owner.tenantId]));
+    const rawKey = await tenantServiceKey(new KyselyServiceKeyRepository(a.db), owner.tenantId, 'one-write');
     const watched = watchChangeStreams(a.app);
     const front = new RunningServer(watched.listener);
     await front.start();

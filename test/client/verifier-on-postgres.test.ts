@@ -6,7 +6,7 @@ import { databaseApp, type DatabaseApp } from '../support/database-app';
 import { AUTH, bearer, createApiKey, joinWithRole, signupOwner } from '../support/http-fixtures';
 import { describeIfPostgres } from '../support/postgres';
 import { expectSessionEndsFollowed } from '../support/session-ends';
-import { countingIntrospections, type Downstream, downstream, RunningServer, serviceKeyManager } from '../support/verifier-fixtures';
+import { countingIntrospections, type Downstream, downstream, RunningServer, serviceKeyManager, tenantServiceKey } from '../support/verifier-fixtures';
 
 /**
  * Two Portcullis instances on one Postgres, each with its own pool, cache and change listener. The
@@ -44,12 +44,19 @@ describeIfPostgres('the verifier library against two Portcullis instances on Pos
   it('vouches for a token and a key made on the other instance, asking once each', async () => {
     const owner = await signupOwner(b.app);
     const key = await createApiKey(b.app, owner);
-    const before = introspections();
-    for (let i = 0; i < 3; i += 1) {
-      expect((await whoami(bearer(owner))).body).toEqual({ tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt' });
-      expect((await whoami({ 'x-api-key': key })).body.method).toBe('api_key');
+    const scoped = downstream(server.url, await tenantServiceKey(new KyselyServiceKeyRepository(a.db), owner.tenantId, 'asking-once'));
+    const whoamiScoped = (headers: Record<string, string>) => supertest(scoped.app).get('/whoami').set(headers);
+    try {
+      await scoped.auth.feedReady();
+      const before = introspections();
+      for (let i = 0; i < 3; i += 1) {
+        expect((await whoamiScoped(bearer(owner))).body).toEqual({ tenant_id: owner.tenantId, user_id: owner.userId, role: 'owner', method: 'jwt' });
+        expect((await whoamiScoped({ 'x-api-key': key })).body.method).toBe('api_key');
+      }
+      expect(introspections()).toBe(before + 2);
+    } finally {
+      scoped.auth.close();
     }
-    expect(introspections()).toBe(before + 2);
   });
 
   it('a key revoked on the other instance reaches the downstream service through the feed', async () => {

@@ -2,6 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { portcullis, type CredentialChange, type PortcullisMiddleware, type PortcullisOptions } from '../../packages/client/src';
+import { namedTenants } from '../../src/domain/service-key';
 import { ManageServiceKeys } from '../../src/application/service-keys/manage-service-keys';
 import type { ServiceKeyRepository } from '../../src/application/ports/service-keys';
 import { NodeSecrets } from '../../src/adapters/crypto/node-secrets';
@@ -12,6 +13,16 @@ import { downstreamApp } from '../../examples/downstream/app';
 
 export function serviceKeyManager(serviceKeys: ServiceKeyRepository, clock: Clock = new SystemClock()): ManageServiceKeys {
   return new ManageServiceKeys({ serviceKeys, ids: new RandomUuidGenerator(), secrets: new NodeSecrets(), clock });
+}
+
+/**
+ * A service key that sees one tenant only, under a name no other suite uses. Suites share the
+ * Postgres database: a stream of every tenant carries their changes too, and a change heard while
+ * an introspection is under way (rightly) keeps its answer from being remembered.
+ */
+export async function tenantServiceKey(serviceKeys: ServiceKeyRepository, tenantId: string, purpose: string): Promise<string> {
+  const { rawKey } = await serviceKeyManager(serviceKeys).create(`${purpose}-${process.pid}-${Date.now()}`, namedTenants([tenantId]));
+  return rawKey;
 }
 
 /** A Portcullis app on a real port, which can be stopped (connections cut) and started again on the same port. */
