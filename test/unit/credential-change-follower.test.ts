@@ -87,6 +87,23 @@ describe('following the credential change log', () => {
     expect(follower.current).toBe(50);
   });
 
+  it('once closed, reads nothing more and reports nothing: a wake-up pending then, or a read failing as its storage closes', async () => {
+    const { log, follower, errors } = await follow();
+    log.inner.append([user()]); // wakes the follower for the next turn
+    follower.close();
+    const before = log.reads;
+    await nextTurn();
+    expect(log.reads).toBe(before);
+
+    const reading = await follow();
+    reading.log.override = () => { throw new Error('driver has already been destroyed'); };
+    const read = reading.follower.caughtUp();
+    reading.follower.close();
+    await read.catch(() => undefined);
+    expect(reading.errors).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   it('reads a long backlog a page at a time', async () => {
     const { log, follower } = await follow({ ...DEFAULT_FOLLOWER, pageSize: 10 });
     const before = log.reads;

@@ -118,7 +118,7 @@ export class CredentialChangeFollower implements ChangePositions {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      this.pump().catch(() => undefined);
+      if (!this.closed) this.pump().catch(() => undefined);
     });
   }
 
@@ -168,6 +168,7 @@ export class CredentialChangeFollower implements ChangePositions {
       try {
         await this.readAll();
       } catch (error) {
+        if (this.closed) return; // the storage is going away with it: nothing to report or retry
         // The cache stays fenced (nothing answered from memory) until a read succeeds.
         this.onError(error);
         this.scheduleRetry();
