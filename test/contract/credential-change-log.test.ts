@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { Client } from 'pg';
 import type { CredentialChangeLog, LoggedChange } from '../../src/application/ports/credential-change-log';
+import type { CredentialChange } from '../../src/application/ports/credential-states';
 import type { ServiceKeyRepository } from '../../src/application/ports/service-keys';
 import { openPostgres } from '../../src/adapters/persistence/kysely/driver/dialects';
 import { migrateAll } from '../../src/adapters/persistence/modules/module-migrations';
@@ -200,6 +201,65 @@ function describeChangeLog(name: string, open: () => Promise<Backend>): void {
         const page = await log.read(before, 10);
         expect(page.changes[0]!.position).toBe(before + 2);
         expect(page.head).toBeGreaterThanOrEqual(before + 2);
+      });
+
+      /** `count` more keys of the member, inserted as an operator would (no change: a new key is none). */
+      async function insertKeys(tenantId: string, userId: string, count: number): Promise<void> {
+        await sql`
+          insert into api_keys (id, tenant_id, user_id, key_prefix, key_hash, revoked, created_at)
+          select gen_random_uuid(), ${tenantId}::uuid, ${userId}::uuid, 'pcls_' || substr(md5(n::text), 1, 8), md5(${tenantId}::text || n::text), false, now()
+          from generate_series(1, ${count}::int) as n`.execute(backend.owner!);
+      }
+
+      it('one statement that changes many credentials logs each at the next position, and the head moves to the last', async () => {
+        const { tenant, user } = await seeded(backend.storage);
+        await insertKeys(tenant.id, user.id, 1_199);
+        const before = await headOf(log);
+        await sql`update api_keys set revoked = true where tenant_id = ${tenant.id}::uuid`.execute(backend.owner!);
+        expect(await headOf(log)).toBe(before + 1_200);
+        const { changes } = await log.read(before, 5_000);
+        expect(changes.map((change) => change.position)).toEqual(Array.from({ length: 1_200 }, (_, i) => before + 1 + i));
+        expect(new Set(changes.map((change) => (change.kind === 'api-key' ? change.keyId : change.kind))).size).toBe(1_200);
+
+        // The next transaction goes on from there.
+        await backend.storage.repos.users.changeRole(tenant.id, user.id, 'viewer');
+        expect(await since(log, before + 1_200)).toEqual([{ position: before + 1_201, kind: 'user', userId: user.id, tenantId: tenant.id }]);
+      });
+
+      it('a savepoint rolled back gives back the position it took: the transaction goes on without a hole', async () => {
+        const { tenant, user, key } = await seeded(backend.storage);
+        const before = await headOf(log);
+        await backend.owner!.transaction().execute(async (trx) => {
+          await sql`update users set role = 'viewer' where id = ${user.id}::uuid`.execute(trx);
+          await sql`savepoint undone`.execute(trx);
+          await sql`select ${sql.id(FORGET_EVERY_CREDENTIAL)}()`.execute(trx); // logged at once, not at commit
+          await sql`rollback to savepoint undone`.execute(trx);
+          await sql`update api_keys set revoked = true where id = ${key.id}::uuid`.execute(trx);
+        });
+        expect(await since(log, before)).toEqual([
+          { position: before + 1, kind: 'user', userId: user.id, tenantId: tenant.id },
+          { position: before + 2, kind: 'api-key', keyId: key.id, tenantId: tenant.id },
+        ]);
+        expect(await headOf(log)).toBe(before + 2);
+      });
+
+      it('a unit of work that changes more credentials than it lists one by one reports everything; fewer, each one', async () => {
+        const { tenant, user } = await seeded(backend.storage);
+        const few = await seeded(backend.storage);
+        await insertKeys(tenant.id, user.id, 1_100);
+        await insertKeys(few.tenant.id, few.user.id, 2);
+        const reports: CredentialChange[][] = [];
+        const stop = backend.storage.afterCommit((changes) => reports.push([...changes]));
+        try {
+          expect(await backend.storage.unitOfWork.run((tx) => tx.apiKeys.revokeAllOf(tenant.id, user.id))).toBe(1_101);
+          expect(reports).toEqual([[{ kind: 'everything' }]]);
+          reports.length = 0;
+          expect(await backend.storage.unitOfWork.run((tx) => tx.apiKeys.revokeAllOf(few.tenant.id, few.user.id))).toBe(3);
+          expect(reports).toHaveLength(1);
+          expect(reports[0]!.map((change) => change.kind)).toEqual(['api-key', 'api-key', 'api-key']);
+        } finally {
+          stop();
+        }
       });
 
       it('an operator\'s forget_every_credential() logs "everything"', async () => {

@@ -34,6 +34,22 @@ describe('the credential check on every request', () => {
     expect(await untold.user(tenantId, userId)).toMatchObject({ role: 'viewer', authVersion: 1 });
   });
 
+  it('told that everything changed (one unit of work changed more than it lists), answers nothing from memory', async () => {
+    const { storage, tenantId, userId, token, services } = await owner();
+    const sessionId = services.tokens.verify(token)!.sessionId!;
+    const untold = new CachedCredentialStates(storage.repos);
+    expect(await untold.user(tenantId, userId)).toMatchObject({ role: 'owner' });
+    expect(await untold.session(tenantId, sessionId)).toMatchObject({ sessionId });
+
+    await storage.repos.users.changeRole(tenantId, userId, 'viewer');
+    await storage.unitOfWork.run((tx) => tx.sessions.end(tenantId, userId, sessionId, { at: new Date(), by: userId, reason: 'logout' }));
+    expect(await untold.user(tenantId, userId)).toMatchObject({ role: 'owner' });
+
+    untold.forget({ kind: 'everything' });
+    expect(await untold.user(tenantId, userId)).toMatchObject({ role: 'viewer' });
+    expect(await untold.session(tenantId, sessionId)).toBeNull();
+  });
+
   it('answers a live session from memory once seen, until its end is forgotten; a fresh read goes to storage (V7.4.1)', async () => {
     const { storage, credentials, tenantId, userId, token, services } = await owner();
     const sessionId = services.tokens.verify(token)!.sessionId!;

@@ -137,16 +137,18 @@ export class CachedCredentialStates implements CredentialStates {
     return state;
   }
 
-  /** O(1) for every kind: a member by id, a session by its key, a key through the id-to-hash index. */
+  /** O(1) for every kind but `everything`: a member by id, a session by its key, a key through the id-to-hash index. */
   forget(change: CredentialChange): void {
     this.generation += 1;
     if (change.kind === 'user') {
       this.entries.delete(change.userId);
     } else if (change.kind === 'session') {
       this.entries.delete(sessionKey(change.sessionId));
-    } else {
+    } else if (change.kind === 'api-key') {
       const hash = this.hashOfKey.get(change.keyId);
       if (hash !== undefined) this.entries.delete(hash);
+    } else {
+      this.clear();
     }
   }
 

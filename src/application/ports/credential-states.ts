@@ -8,11 +8,15 @@ export interface ApiKeyGrant {
   readonly expiresAt: Date | null;
 }
 
-/** A committed change after which what an instance remembers about a credential is wrong. */
+/**
+ * A committed change after which what an instance remembers about a credential is wrong.
+ * `everything`: one unit of work changed more credentials than the storage lists one by one.
+ */
 export type CredentialChange =
   | { readonly kind: 'user'; readonly userId: string }
   | { readonly kind: 'api-key'; readonly keyId: string }
-  | { readonly kind: 'session'; readonly sessionId: string };
+  | { readonly kind: 'session'; readonly sessionId: string }
+  | { readonly kind: 'everything' };
 
 /**
  * What authentication reads on every request: the member behind a token or key, and the key

@@ -1,6 +1,16 @@
 import type { CredentialChange } from '../../../src/application/ports/credential-states';
 import { anApiKey, aTenant, aUser, type StorageGetter } from '../storage-fixtures';
 
+/** The member, key or session a change names; none for `everything`. */
+function subjectOf(change: CredentialChange): string | undefined {
+  switch (change.kind) {
+    case 'user': return change.userId;
+    case 'api-key': return change.keyId;
+    case 'session': return change.sessionId;
+    default: return undefined;
+  }
+}
+
 export function describeUnitOfWorkCases(storage: StorageGetter): void {
   describe('unit of work', () => {
     test('a run that resolves commits what it wrote and returns its value', async () => {
@@ -57,7 +67,7 @@ export function describeUnitOfWorkCases(storage: StorageGetter): void {
       const ours = new Set([user.id, revoked.id, used.id, kept.id]);
       const reports: CredentialChange[][] = [];
       const stop = store.afterCommit((changes) => {
-        const mine = changes.filter((change) => ours.has(change.kind === 'user' ? change.userId : change.kind === 'api-key' ? change.keyId : change.sessionId));
+        const mine = changes.filter((change) => ours.has(subjectOf(change) ?? ''));
         if (mine.length > 0) reports.push([...mine]);
       });
       try {

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { CredentialChange } from '../../../../application/ports/credential-states';
 import { isUuid } from '../../../../domain/ids';
-import { CREDENTIAL_CHANGES_CHANNEL, PENDING_CHANGES_SETTING } from '../migrations/0005-change-triggers-and-record-tenant';
+import { CREDENTIAL_CHANGES_CHANNEL, EVERYTHING_CHANGED, PENDING_CHANGES_SETTING } from '../migrations/0005-change-triggers-and-record-tenant';
 import type { DB } from '../schema';
 
 /**
@@ -25,11 +25,13 @@ function decodeChange(payload: string): CredentialChange | null {
 
 /**
  * The changes the triggers have noted so far in the caller's transaction (a transaction-local
- * setting, migration 0005), to be forgotten on this instance once it commits.
+ * setting, migration 0005), to be forgotten on this instance once it commits. A note that grew past
+ * its limit says `all` instead (migration 0026): then everything is to be forgotten.
  */
 export async function changesMadeIn(trx: Kysely<DB>): Promise<CredentialChange[]> {
   const { rows } = await sql<{ pending: string | null }>`
     select current_setting(${PENDING_CHANGES_SETTING}, true) as pending`.execute(trx);
-  const pending = rows[0]?.pending ?? '';
-  return pending.split(' ').map(decodeChange).filter((change): change is CredentialChange => change !== null);
+  const entries = (rows[0]?.pending ?? '').split(' ');
+  if (entries.includes(EVERYTHING_CHANGED)) return [{ kind: 'everything' }];
+  return entries.map(decodeChange).filter((change): change is CredentialChange => change !== null);
 }

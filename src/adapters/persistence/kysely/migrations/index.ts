@@ -24,6 +24,7 @@ import * as singleSignOn from './0022-single-sign-on';
 import * as memberSuspensionAndScimTokens from './0023-member-suspension-and-scim-tokens';
 import * as tenantBySlug from './0024-tenant-by-slug';
 import * as ssoMfaSignInTokens from './0025-sso-mfa-sign-in-tokens';
+import * as bulkChangeLogging from './0026-bulk-change-logging';
 
 /**
  * Every migration, imported statically rather than found on disk (FileMigrationProvider), so the
@@ -55,6 +56,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0023-member-suspension-and-scim-tokens': memberSuspensionAndScimTokens,
   '0024-tenant-by-slug': tenantBySlug,
   '0025-sso-mfa-sign-in-tokens': ssoMfaSignInTokens,
+  '0026-bulk-change-logging': bulkChangeLogging,
 };
 
 export const migrationProvider: MigrationProvider = {
