@@ -31,7 +31,10 @@ function describeCredentialCheck(backend: SqlBackend, open: () => Promise<Opened
       opened = { ...(await open()), listenForChanges: undefined, shared: false };
       storage = opened.storage;
     });
+    /** Each service's credential feed: closed before the storage they share, so none reads a closed one. */
+    const feeds: Array<{ close(): Promise<void> }> = [];
     afterAll(async () => {
+      for (const feed of feeds.splice(0)) await feed.close();
       await storage.close();
     });
 
@@ -39,6 +42,7 @@ function describeCredentialCheck(backend: SqlBackend, open: () => Promise<Opened
       const clock = new TestClock(new Date('2030-01-01T00:00:00Z'));
       const keyUsage = new BatchedApiKeyUsage(storage.repos.apiKeys, clock, (error) => { throw error; });
       const { useCases, assembly } = await buildTestUseCases({ opened, clock, keyUsage });
+      feeds.push(assembly.feed);
       const { credentials } = assembly.feed;
       const { token } = await useCases.signup.execute({ email: uniqueEmail(), password: 'correct horse battery', tenantName: 'Statements' });
       const principal = await useCases.authenticate.execute({ apiKey: undefined, authorization: `Bearer ${token}` });

@@ -78,26 +78,33 @@ export function describeTenantCases(storage: StorageGetter): void {
     test('signup retries with a fresh suffix when the slug it drew is taken, instead of failing', async () => {
       const name = freshName();
       const secrets = scriptedSuffixes(['c0ffee', 'c0ffee', 'c0ffee', 'beef01']);
-      const { useCases, storage: used } = await buildTestUseCases({ storage: storage(), secrets });
+      const { useCases, storage: used, assembly } = await buildTestUseCases({ storage: storage(), secrets });
+      try {
+        const first = await useCases.signup.execute({ email: uniqueEmail('slug-a'), password: 'correct horse battery', tenantName: name });
+        const second = await useCases.signup.execute({ email: uniqueEmail('slug-b'), password: 'correct horse battery', tenantName: name });
 
-      const first = await useCases.signup.execute({ email: uniqueEmail('slug-a'), password: 'correct horse battery', tenantName: name });
-      const second = await useCases.signup.execute({ email: uniqueEmail('slug-b'), password: 'correct horse battery', tenantName: name });
-
-      expect((await used.repos.tenants.findById(first.tenantId))?.slug).toBe(`${slugBase(name)}-c0ffee`);
-      expect((await used.repos.tenants.findById(second.tenantId))?.slug).toBe(`${slugBase(name)}-beef01`);
-      expect(secrets.asked).toBe(4);
+        expect((await used.repos.tenants.findById(first.tenantId))?.slug).toBe(`${slugBase(name)}-c0ffee`);
+        expect((await used.repos.tenants.findById(second.tenantId))?.slug).toBe(`${slugBase(name)}-beef01`);
+        expect(secrets.asked).toBe(4);
+      } finally {
+        await assembly.feed.close(); // its follower, not the storage the other cases share
+      }
     });
 
     test('signup gives up with an error after a few taken slugs in a row, and keeps nothing', async () => {
       const name = freshName();
       const secrets = scriptedSuffixes(Array.from({ length: 20 }, () => 'abcdef'));
-      const { useCases, storage: used } = await buildTestUseCases({ storage: storage(), secrets });
-      await useCases.signup.execute({ email: uniqueEmail('slug-c'), password: 'correct horse battery', tenantName: name });
-      const email = uniqueEmail('slug-d');
+      const { useCases, storage: used, assembly } = await buildTestUseCases({ storage: storage(), secrets });
+      try {
+        await useCases.signup.execute({ email: uniqueEmail('slug-c'), password: 'correct horse battery', tenantName: name });
+        const email = uniqueEmail('slug-d');
 
-      await expect(useCases.signup.execute({ email, password: 'correct horse battery', tenantName: name })).rejects.toThrow(/slug/);
-      expect(await used.repos.users.findByEmail(email)).toBeNull();
-      expect(secrets.asked).toBeLessThan(20);
+        await expect(useCases.signup.execute({ email, password: 'correct horse battery', tenantName: name })).rejects.toThrow(/slug/);
+        expect(await used.repos.users.findByEmail(email)).toBeNull();
+        expect(secrets.asked).toBeLessThan(20);
+      } finally {
+        await assembly.feed.close();
+      }
     });
   });
 }
