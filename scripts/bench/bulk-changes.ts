@@ -13,13 +13,14 @@
  * afterwards. BULK_SIZES (rows, comma-separated; default 1000,4000,16000), BULK_REPS (default 3)
  * and BULK_SINGLES (one-change transactions per rep, default 500) say how much.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { openPostgres } from '../../src/adapters/persistence/kysely/driver/dialects';
 import { down as beforeBulkChangeLogging } from '../../src/adapters/persistence/kysely/migrations/0026-bulk-change-logging';
 import { migrateAll } from '../../src/adapters/persistence/modules/module-migrations';
+import { createFreshDatabase, type FreshDatabase } from '../../test/support/fresh-postgres-database';
 import { median } from './stats';
 
 const intSetting = (name: string, fallback: number) => Number.parseInt(process.env[name] ?? String(fallback), 10);
@@ -39,20 +40,11 @@ async function withClient<T>(url: string, work: (client: Client) => Promise<T>):
   }
 }
 
-function databaseUrl(serverUrl: string, name: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 /** A migrated database of the bench's own; `before` undoes migration 0026. */
-async function database(serverUrl: string, before: boolean): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `pc_bench_bulk_${randomBytes(6).toString('hex')}`;
-  await withClient(serverUrl, (client) => client.query(`create database "${name}"`));
-  const url = databaseUrl(serverUrl, name);
-  const drop = () => withClient(serverUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => undefined);
+async function database(serverUrl: string, before: boolean): Promise<FreshDatabase> {
+  const fresh = await createFreshDatabase(serverUrl);
   try {
-    const opened = openPostgres(url);
+    const opened = openPostgres(fresh.url);
     try {
       await migrateAll(opened.db);
       if (before) await beforeBulkChangeLogging(opened.db as Kysely<unknown>);
@@ -60,10 +52,10 @@ async function database(serverUrl: string, before: boolean): Promise<{ url: stri
       await opened.close();
     }
   } catch (error) {
-    await drop();
+    await fresh.drop();
     throw error;
   }
-  return { url, drop };
+  return fresh;
 }
 
 /** A tenant whose owner holds `count` keys and which has `count` members besides. */

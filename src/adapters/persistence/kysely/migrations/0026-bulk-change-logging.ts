@@ -20,7 +20,7 @@ import { CHANGE_HEAD_TABLE, CHANGE_LOG_TABLE } from './0010-credential-change-lo
 // scripts/bench/bulk-changes.ts measures both: time per changed row by statement size.
 
 /** The note's length past which it says `all` instead: about a thousand entries of 42 to 45 characters. */
-export const NOTE_LIMIT_CHARS = 45_000;
+const NOTE_LIMIT_CHARS = 45_000;
 
 const LOG_CHANGE = 'portcullis_log_credential_change';
 const ANNOUNCE = 'portcullis_announce_credential_change';
